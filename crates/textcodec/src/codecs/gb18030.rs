@@ -1,0 +1,45 @@
+//! SCAFFOLD (temporary, being replaced now): ASCII only.
+
+use crate::decoder::{DecodeHandler, Step};
+use crate::encoder::{EncStep, EncodeHandler};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Gb18030Decoder;
+
+impl DecodeHandler for Gb18030Decoder {
+    fn handle(&mut self, byte: u8) -> Step {
+        if byte < 0x80 {
+            Step::Emit(byte as u32)
+        } else {
+            Step::ERROR
+        }
+    }
+    fn end(&mut self) -> Step {
+        Step::Finished
+    }
+    fn held(&self) -> usize {
+        0
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Gb18030Encoder;
+
+impl EncodeHandler for Gb18030Encoder {
+    fn handle(&mut self, cp: u32) -> EncStep {
+        if cp < 0x80 {
+            EncStep::one(cp as u8)
+        } else {
+            EncStep::Error(cp)
+        }
+    }
+    fn ascii_is_identity(&self) -> bool {
+        true
+    }
+}
+
+impl Gb18030Encoder {
+    pub(crate) fn new(_is_gbk: bool) -> Self {
+        Gb18030Encoder
+    }
+}

@@ -1,0 +1,129 @@
+//! One module per encoding family, each a small state machine transcribed from the spec, and
+//! the enum dispatch over them (no trait objects on the hot path: each arm calls the shared
+//! driver monomorphised for that codec).
+
+pub(crate) mod big5;
+pub(crate) mod euc_jp;
+pub(crate) mod euc_kr;
+pub(crate) mod gb18030;
+pub(crate) mod iso_2022_jp;
+pub(crate) mod replacement;
+pub(crate) mod shift_jis;
+pub(crate) mod single_byte;
+pub(crate) mod utf16;
+pub(crate) mod utf8;
+pub(crate) mod x_user_defined;
+
+use crate::decoder::{drive, DecodeHandler, Driven, Replay, Sink};
+use crate::encoder::{drive_encoder, EncDriven, Source};
+use crate::encoding::{Encoding, Kind};
+
+/// The decoder state of each encoding family.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DecoderVariant {
+    Utf8(utf8::Utf8Decoder),
+    Utf16(utf16::Utf16Decoder),
+    SingleByte(single_byte::SingleByteDecoder),
+    XUserDefined(x_user_defined::XUserDefinedDecoder),
+    Replacement(replacement::ReplacementDecoder),
+    Gb18030(gb18030::Gb18030Decoder),
+    Big5(big5::Big5Decoder),
+    EucJp(euc_jp::EucJpDecoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpDecoder),
+    ShiftJis(shift_jis::ShiftJisDecoder),
+    EucKr(euc_kr::EucKrDecoder),
+}
+
+macro_rules! each_decoder {
+    ($self:expr, $h:ident => $body:expr) => {
+        match $self {
+            DecoderVariant::Utf8($h) => $body,
+            DecoderVariant::Utf16($h) => $body,
+            DecoderVariant::SingleByte($h) => $body,
+            DecoderVariant::XUserDefined($h) => $body,
+            DecoderVariant::Replacement($h) => $body,
+            DecoderVariant::Gb18030($h) => $body,
+            DecoderVariant::Big5($h) => $body,
+            DecoderVariant::EucJp($h) => $body,
+            DecoderVariant::Iso2022Jp($h) => $body,
+            DecoderVariant::ShiftJis($h) => $body,
+            DecoderVariant::EucKr($h) => $body,
+        }
+    };
+}
+
+impl DecoderVariant {
+    pub(crate) fn new(encoding: &Encoding) -> DecoderVariant {
+        match encoding.kind {
+            Kind::Utf8 => DecoderVariant::Utf8(Default::default()),
+            Kind::Utf16Be => DecoderVariant::Utf16(utf16::Utf16Decoder::new(true)),
+            Kind::Utf16Le => DecoderVariant::Utf16(utf16::Utf16Decoder::new(false)),
+            Kind::SingleByte(i) => DecoderVariant::SingleByte(single_byte::SingleByteDecoder::new(i)),
+            Kind::XUserDefined => DecoderVariant::XUserDefined(Default::default()),
+            Kind::Replacement => DecoderVariant::Replacement(Default::default()),
+            // "GBK's decoder is gb18030's decoder."
+            Kind::Gbk | Kind::Gb18030 => DecoderVariant::Gb18030(Default::default()),
+            Kind::Big5 => DecoderVariant::Big5(Default::default()),
+            Kind::EucJp => DecoderVariant::EucJp(Default::default()),
+            Kind::Iso2022Jp => DecoderVariant::Iso2022Jp(Default::default()),
+            Kind::ShiftJis => DecoderVariant::ShiftJis(Default::default()),
+            Kind::EucKr => DecoderVariant::EucKr(Default::default()),
+        }
+    }
+
+    pub(crate) fn held(&self) -> usize {
+        each_decoder!(self, h => h.held())
+    }
+
+    #[inline]
+    pub(crate) fn drive<S: Sink>(&mut self, replay: &mut Replay, src: &[u8], sink: &mut S, last: bool, fatal: bool) -> Driven {
+        each_decoder!(self, h => drive(h, replay, src, sink, last, fatal))
+    }
+}
+
+/// The encoder state of each encoding family (output encodings only: UTF-16BE/LE and
+/// replacement encode as UTF-8).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum EncoderVariant {
+    Utf8(utf8::Utf8Encoder),
+    SingleByte(single_byte::SingleByteEncoder),
+    XUserDefined(x_user_defined::XUserDefinedEncoder),
+    Gb18030(gb18030::Gb18030Encoder),
+    Big5(big5::Big5Encoder),
+    EucJp(euc_jp::EucJpEncoder),
+    Iso2022Jp(iso_2022_jp::Iso2022JpEncoder),
+    ShiftJis(shift_jis::ShiftJisEncoder),
+    EucKr(euc_kr::EucKrEncoder),
+}
+
+impl EncoderVariant {
+    pub(crate) fn new(encoding: &Encoding) -> EncoderVariant {
+        match encoding.kind {
+            Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le | Kind::Replacement => EncoderVariant::Utf8(Default::default()),
+            Kind::SingleByte(i) => EncoderVariant::SingleByte(single_byte::SingleByteEncoder::new(i)),
+            Kind::XUserDefined => EncoderVariant::XUserDefined(Default::default()),
+            Kind::Gbk => EncoderVariant::Gb18030(gb18030::Gb18030Encoder::new(true)),
+            Kind::Gb18030 => EncoderVariant::Gb18030(gb18030::Gb18030Encoder::new(false)),
+            Kind::Big5 => EncoderVariant::Big5(Default::default()),
+            Kind::EucJp => EncoderVariant::EucJp(Default::default()),
+            Kind::Iso2022Jp => EncoderVariant::Iso2022Jp(Default::default()),
+            Kind::ShiftJis => EncoderVariant::ShiftJis(Default::default()),
+            Kind::EucKr => EncoderVariant::EucKr(Default::default()),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn drive<Src: Source>(&mut self, src: Src, first: Option<u32>, dst: &mut [u8], last: bool, html: bool) -> EncDriven {
+        match self {
+            EncoderVariant::Utf8(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::SingleByte(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::XUserDefined(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::Gb18030(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::Big5(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::EucJp(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::Iso2022Jp(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::ShiftJis(h) => drive_encoder(h, src, first, dst, last, html),
+            EncoderVariant::EucKr(h) => drive_encoder(h, src, first, dst, last, html),
+        }
+    }
+}

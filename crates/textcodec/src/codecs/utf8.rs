@@ -1,0 +1,196 @@
+//! UTF-8 ("UTF-8 decoder", "UTF-8 encoder").
+
+use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::encoder::{EncStep, EncodeHandler};
+
+/// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
+/// boundary" and "upper boundary".
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Utf8Decoder {
+    code_point: u32,
+    bytes_seen: u8,
+    bytes_needed: u8,
+    lower: u8,
+    upper: u8,
+}
+
+impl Default for Utf8Decoder {
+    fn default() -> Self {
+        Utf8Decoder { code_point: 0, bytes_seen: 0, bytes_needed: 0, lower: 0x80, upper: 0xBF }
+    }
+}
+
+/// The length of the valid UTF-8 sequence at the start of `s` (1 to 4), or 0 if `s` does not
+/// start with a complete, valid sequence. Same boundaries as the spec's decoder.
+#[inline(always)]
+pub(crate) fn valid_sequence_len(s: &[u8]) -> usize {
+    let b0 = s[0];
+    let in_range = |i: usize, lo: u8, hi: u8| s.get(i).is_some_and(|&b| (lo..=hi).contains(&b));
+    match b0 {
+        0x00..=0x7F => 1,
+        0xC2..=0xDF if in_range(1, 0x80, 0xBF) => 2,
+        0xE0 if in_range(1, 0xA0, 0xBF) && in_range(2, 0x80, 0xBF) => 3,
+        0xE1..=0xEC | 0xEE..=0xEF if in_range(1, 0x80, 0xBF) && in_range(2, 0x80, 0xBF) => 3,
+        0xED if in_range(1, 0x80, 0x9F) && in_range(2, 0x80, 0xBF) => 3,
+        0xF0 if in_range(1, 0x90, 0xBF) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
+        0xF1..=0xF3 if in_range(1, 0x80, 0xBF) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
+        0xF4 if in_range(1, 0x80, 0x8F) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+fn scalar_of(s: &[u8], len: usize) -> u32 {
+    match len {
+        1 => s[0] as u32,
+        2 => ((s[0] as u32 & 0x1F) << 6) | (s[1] as u32 & 0x3F),
+        3 => ((s[0] as u32 & 0x0F) << 12) | ((s[1] as u32 & 0x3F) << 6) | (s[2] as u32 & 0x3F),
+        _ => ((s[0] as u32 & 0x07) << 18) | ((s[1] as u32 & 0x3F) << 12) | ((s[2] as u32 & 0x3F) << 6) | (s[3] as u32 & 0x3F),
+    }
+}
+
+impl DecodeHandler for Utf8Decoder {
+    // "UTF-8 decoder" handler.
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        if self.bytes_needed == 0 {
+            match byte {
+                0x00..=0x7F => return Step::Emit(byte as u32),
+                0xC2..=0xDF => {
+                    self.bytes_needed = 1;
+                    self.code_point = byte as u32 & 0x1F;
+                }
+                0xE0..=0xEF => {
+                    if byte == 0xE0 {
+                        self.lower = 0xA0;
+                    }
+                    if byte == 0xED {
+                        self.upper = 0x9F;
+                    }
+                    self.bytes_needed = 2;
+                    self.code_point = byte as u32 & 0xF;
+                }
+                0xF0..=0xF4 => {
+                    if byte == 0xF0 {
+                        self.lower = 0x90;
+                    }
+                    if byte == 0xF4 {
+                        self.upper = 0x8F;
+                    }
+                    self.bytes_needed = 3;
+                    self.code_point = byte as u32 & 0x7;
+                }
+                _ => return Step::ERROR,
+            }
+            return Step::Continue;
+        }
+        if !(self.lower..=self.upper).contains(&byte) {
+            *self = Utf8Decoder::default();
+            // "Restore byte to ioQueue."
+            return Step::error_restoring(byte);
+        }
+        self.lower = 0x80;
+        self.upper = 0xBF;
+        self.code_point = (self.code_point << 6) | (byte as u32 & 0x3F);
+        self.bytes_seen += 1;
+        if self.bytes_seen != self.bytes_needed {
+            return Step::Continue;
+        }
+        let cp = self.code_point;
+        *self = Utf8Decoder::default();
+        Step::Emit(cp)
+    }
+
+    fn end(&mut self) -> Step {
+        if self.bytes_needed != 0 {
+            *self = Utf8Decoder::default();
+            return Step::ERROR;
+        }
+        Step::Finished
+    }
+
+    fn held(&self) -> usize {
+        if self.bytes_needed == 0 {
+            0
+        } else {
+            1 + self.bytes_seen as usize
+        }
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.bytes_needed != 0 {
+            return 0;
+        }
+        let mut i = 0;
+        while i < src.len() {
+            if src[i] < 0x80 {
+                let n = sink.put_ascii_run(&src[i..]);
+                i += n;
+                if n == 0 {
+                    break;
+                }
+                continue;
+            }
+            let len = valid_sequence_len(&src[i..]);
+            if len == 0 || !sink.put(scalar_of(&src[i..], len)) {
+                break;
+            }
+            i += len;
+        }
+        i
+    }
+}
+
+/// The UTF-8 encoder (stateless).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Utf8Encoder;
+
+impl EncodeHandler for Utf8Encoder {
+    // "UTF-8 encoder" handler.
+    #[inline]
+    fn handle(&mut self, cp: u32) -> EncStep {
+        let mut buf = [0u8; 4];
+        let len = char::from_u32(cp).expect("scalar value").encode_utf8(&mut buf).len();
+        EncStep::Bytes { buf, len: len as u8 }
+    }
+
+    fn ascii_is_identity(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let mut n = src.len().min(dst.len());
+        while !src.is_char_boundary(n) {
+            n -= 1;
+        }
+        dst[..n].copy_from_slice(&src.as_bytes()[..n]);
+        (n, n)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        let (mut r, mut w) = (0, 0);
+        while r < src.len() {
+            let u = src[r] as u32;
+            let (cp, units) = if (0xD800..0xDC00).contains(&u) {
+                match src.get(r + 1) {
+                    Some(&t) if (0xDC00..0xE000).contains(&t) => (0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2),
+                    _ => break,
+                }
+            } else if (0xDC00..0xE000).contains(&u) {
+                break;
+            } else {
+                (u, 1)
+            };
+            let c = char::from_u32(cp).expect("scalar value");
+            let len = c.len_utf8();
+            let Some(out) = dst.get_mut(w..w + len) else { break };
+            c.encode_utf8(out);
+            w += len;
+            r += units;
+        }
+        (r, w)
+    }
+}

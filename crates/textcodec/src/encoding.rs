@@ -1,0 +1,355 @@
+//! The registry: the 40 encodings of the spec as statics, their names and labels,
+//! "get an encoding", "get an output encoding" and "BOM sniff".
+
+use crate::decoder::{Decoder, DecoderOptions};
+use crate::encoder::{Encoder, EncoderErrorMode};
+use crate::tables::labels::{LABELS, LONGEST_LABEL, NAMES, SORTED_LABELS};
+
+/// Which decoder and encoder an encoding uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Utf8,
+    /// A single-byte encoding: its position among the 28 in the spec's order.
+    SingleByte(u8),
+    Gbk,
+    Gb18030,
+    Big5,
+    EucJp,
+    Iso2022Jp,
+    ShiftJis,
+    EucKr,
+    Replacement,
+    Utf16Be,
+    Utf16Le,
+    XUserDefined,
+}
+
+/// An encoding of the Encoding Standard. There is one static instance per encoding; use
+/// `&'static Encoding` and compare with `==`.
+///
+/// ```
+/// use textcodec::Encoding;
+/// let e = Encoding::for_label(b" sjis ").unwrap();
+/// assert_eq!(e, textcodec::SHIFT_JIS);
+/// assert_eq!(e.name(), "Shift_JIS");
+/// ```
+pub struct Encoding {
+    index: u8,
+    pub(crate) kind: Kind,
+}
+
+impl PartialEq for Encoding {
+    #[inline]
+    fn eq(&self, other: &Encoding) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for Encoding {}
+
+impl core::hash::Hash for Encoding {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+
+impl core::fmt::Debug for Encoding {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Encoding {{ {} }}", self.name())
+    }
+}
+
+impl core::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+static UTF_8_INIT: Encoding = Encoding { index: 0, kind: Kind::Utf8 };
+static IBM866_INIT: Encoding = Encoding { index: 1, kind: Kind::SingleByte(0) };
+static ISO_8859_2_INIT: Encoding = Encoding { index: 2, kind: Kind::SingleByte(1) };
+static ISO_8859_3_INIT: Encoding = Encoding { index: 3, kind: Kind::SingleByte(2) };
+static ISO_8859_4_INIT: Encoding = Encoding { index: 4, kind: Kind::SingleByte(3) };
+static ISO_8859_5_INIT: Encoding = Encoding { index: 5, kind: Kind::SingleByte(4) };
+static ISO_8859_6_INIT: Encoding = Encoding { index: 6, kind: Kind::SingleByte(5) };
+static ISO_8859_7_INIT: Encoding = Encoding { index: 7, kind: Kind::SingleByte(6) };
+static ISO_8859_8_INIT: Encoding = Encoding { index: 8, kind: Kind::SingleByte(7) };
+static ISO_8859_8_I_INIT: Encoding = Encoding { index: 9, kind: Kind::SingleByte(8) };
+static ISO_8859_10_INIT: Encoding = Encoding { index: 10, kind: Kind::SingleByte(9) };
+static ISO_8859_13_INIT: Encoding = Encoding { index: 11, kind: Kind::SingleByte(10) };
+static ISO_8859_14_INIT: Encoding = Encoding { index: 12, kind: Kind::SingleByte(11) };
+static ISO_8859_15_INIT: Encoding = Encoding { index: 13, kind: Kind::SingleByte(12) };
+static ISO_8859_16_INIT: Encoding = Encoding { index: 14, kind: Kind::SingleByte(13) };
+static KOI8_R_INIT: Encoding = Encoding { index: 15, kind: Kind::SingleByte(14) };
+static KOI8_U_INIT: Encoding = Encoding { index: 16, kind: Kind::SingleByte(15) };
+static MACINTOSH_INIT: Encoding = Encoding { index: 17, kind: Kind::SingleByte(16) };
+static WINDOWS_874_INIT: Encoding = Encoding { index: 18, kind: Kind::SingleByte(17) };
+static WINDOWS_1250_INIT: Encoding = Encoding { index: 19, kind: Kind::SingleByte(18) };
+static WINDOWS_1251_INIT: Encoding = Encoding { index: 20, kind: Kind::SingleByte(19) };
+static WINDOWS_1252_INIT: Encoding = Encoding { index: 21, kind: Kind::SingleByte(20) };
+static WINDOWS_1253_INIT: Encoding = Encoding { index: 22, kind: Kind::SingleByte(21) };
+static WINDOWS_1254_INIT: Encoding = Encoding { index: 23, kind: Kind::SingleByte(22) };
+static WINDOWS_1255_INIT: Encoding = Encoding { index: 24, kind: Kind::SingleByte(23) };
+static WINDOWS_1256_INIT: Encoding = Encoding { index: 25, kind: Kind::SingleByte(24) };
+static WINDOWS_1257_INIT: Encoding = Encoding { index: 26, kind: Kind::SingleByte(25) };
+static WINDOWS_1258_INIT: Encoding = Encoding { index: 27, kind: Kind::SingleByte(26) };
+static X_MAC_CYRILLIC_INIT: Encoding = Encoding { index: 28, kind: Kind::SingleByte(27) };
+static GBK_INIT: Encoding = Encoding { index: 29, kind: Kind::Gbk };
+static GB18030_INIT: Encoding = Encoding { index: 30, kind: Kind::Gb18030 };
+static BIG5_INIT: Encoding = Encoding { index: 31, kind: Kind::Big5 };
+static EUC_JP_INIT: Encoding = Encoding { index: 32, kind: Kind::EucJp };
+static ISO_2022_JP_INIT: Encoding = Encoding { index: 33, kind: Kind::Iso2022Jp };
+static SHIFT_JIS_INIT: Encoding = Encoding { index: 34, kind: Kind::ShiftJis };
+static EUC_KR_INIT: Encoding = Encoding { index: 35, kind: Kind::EucKr };
+static REPLACEMENT_INIT: Encoding = Encoding { index: 36, kind: Kind::Replacement };
+static UTF_16BE_INIT: Encoding = Encoding { index: 37, kind: Kind::Utf16Be };
+static UTF_16LE_INIT: Encoding = Encoding { index: 38, kind: Kind::Utf16Le };
+static X_USER_DEFINED_INIT: Encoding = Encoding { index: 39, kind: Kind::XUserDefined };
+
+/// The UTF-8 encoding.
+pub static UTF_8: &Encoding = &UTF_8_INIT;
+/// The IBM866 encoding.
+pub static IBM866: &Encoding = &IBM866_INIT;
+/// The ISO-8859-2 encoding.
+pub static ISO_8859_2: &Encoding = &ISO_8859_2_INIT;
+/// The ISO-8859-3 encoding.
+pub static ISO_8859_3: &Encoding = &ISO_8859_3_INIT;
+/// The ISO-8859-4 encoding.
+pub static ISO_8859_4: &Encoding = &ISO_8859_4_INIT;
+/// The ISO-8859-5 encoding.
+pub static ISO_8859_5: &Encoding = &ISO_8859_5_INIT;
+/// The ISO-8859-6 encoding.
+pub static ISO_8859_6: &Encoding = &ISO_8859_6_INIT;
+/// The ISO-8859-7 encoding.
+pub static ISO_8859_7: &Encoding = &ISO_8859_7_INIT;
+/// The ISO-8859-8 encoding.
+pub static ISO_8859_8: &Encoding = &ISO_8859_8_INIT;
+/// The ISO-8859-8-I encoding.
+pub static ISO_8859_8_I: &Encoding = &ISO_8859_8_I_INIT;
+/// The ISO-8859-10 encoding.
+pub static ISO_8859_10: &Encoding = &ISO_8859_10_INIT;
+/// The ISO-8859-13 encoding.
+pub static ISO_8859_13: &Encoding = &ISO_8859_13_INIT;
+/// The ISO-8859-14 encoding.
+pub static ISO_8859_14: &Encoding = &ISO_8859_14_INIT;
+/// The ISO-8859-15 encoding.
+pub static ISO_8859_15: &Encoding = &ISO_8859_15_INIT;
+/// The ISO-8859-16 encoding.
+pub static ISO_8859_16: &Encoding = &ISO_8859_16_INIT;
+/// The KOI8-R encoding.
+pub static KOI8_R: &Encoding = &KOI8_R_INIT;
+/// The KOI8-U encoding.
+pub static KOI8_U: &Encoding = &KOI8_U_INIT;
+/// The macintosh encoding.
+pub static MACINTOSH: &Encoding = &MACINTOSH_INIT;
+/// The windows-874 encoding.
+pub static WINDOWS_874: &Encoding = &WINDOWS_874_INIT;
+/// The windows-1250 encoding.
+pub static WINDOWS_1250: &Encoding = &WINDOWS_1250_INIT;
+/// The windows-1251 encoding.
+pub static WINDOWS_1251: &Encoding = &WINDOWS_1251_INIT;
+/// The windows-1252 encoding.
+pub static WINDOWS_1252: &Encoding = &WINDOWS_1252_INIT;
+/// The windows-1253 encoding.
+pub static WINDOWS_1253: &Encoding = &WINDOWS_1253_INIT;
+/// The windows-1254 encoding.
+pub static WINDOWS_1254: &Encoding = &WINDOWS_1254_INIT;
+/// The windows-1255 encoding.
+pub static WINDOWS_1255: &Encoding = &WINDOWS_1255_INIT;
+/// The windows-1256 encoding.
+pub static WINDOWS_1256: &Encoding = &WINDOWS_1256_INIT;
+/// The windows-1257 encoding.
+pub static WINDOWS_1257: &Encoding = &WINDOWS_1257_INIT;
+/// The windows-1258 encoding.
+pub static WINDOWS_1258: &Encoding = &WINDOWS_1258_INIT;
+/// The x-mac-cyrillic encoding.
+pub static X_MAC_CYRILLIC: &Encoding = &X_MAC_CYRILLIC_INIT;
+/// The GBK encoding.
+pub static GBK: &Encoding = &GBK_INIT;
+/// The gb18030 encoding.
+pub static GB18030: &Encoding = &GB18030_INIT;
+/// The Big5 encoding.
+pub static BIG5: &Encoding = &BIG5_INIT;
+/// The EUC-JP encoding.
+pub static EUC_JP: &Encoding = &EUC_JP_INIT;
+/// The ISO-2022-JP encoding.
+pub static ISO_2022_JP: &Encoding = &ISO_2022_JP_INIT;
+/// The Shift_JIS encoding.
+pub static SHIFT_JIS: &Encoding = &SHIFT_JIS_INIT;
+/// The EUC-KR encoding.
+pub static EUC_KR: &Encoding = &EUC_KR_INIT;
+/// The replacement encoding.
+pub static REPLACEMENT: &Encoding = &REPLACEMENT_INIT;
+/// The UTF-16BE encoding.
+pub static UTF_16BE: &Encoding = &UTF_16BE_INIT;
+/// The UTF-16LE encoding.
+pub static UTF_16LE: &Encoding = &UTF_16LE_INIT;
+/// The x-user-defined encoding.
+pub static X_USER_DEFINED: &Encoding = &X_USER_DEFINED_INIT;
+
+/// The 40 encodings in the spec table's order.
+static ALL: [&Encoding; 40] = [
+    &UTF_8_INIT,
+    &IBM866_INIT,
+    &ISO_8859_2_INIT,
+    &ISO_8859_3_INIT,
+    &ISO_8859_4_INIT,
+    &ISO_8859_5_INIT,
+    &ISO_8859_6_INIT,
+    &ISO_8859_7_INIT,
+    &ISO_8859_8_INIT,
+    &ISO_8859_8_I_INIT,
+    &ISO_8859_10_INIT,
+    &ISO_8859_13_INIT,
+    &ISO_8859_14_INIT,
+    &ISO_8859_15_INIT,
+    &ISO_8859_16_INIT,
+    &KOI8_R_INIT,
+    &KOI8_U_INIT,
+    &MACINTOSH_INIT,
+    &WINDOWS_874_INIT,
+    &WINDOWS_1250_INIT,
+    &WINDOWS_1251_INIT,
+    &WINDOWS_1252_INIT,
+    &WINDOWS_1253_INIT,
+    &WINDOWS_1254_INIT,
+    &WINDOWS_1255_INIT,
+    &WINDOWS_1256_INIT,
+    &WINDOWS_1257_INIT,
+    &WINDOWS_1258_INIT,
+    &X_MAC_CYRILLIC_INIT,
+    &GBK_INIT,
+    &GB18030_INIT,
+    &BIG5_INIT,
+    &EUC_JP_INIT,
+    &ISO_2022_JP_INIT,
+    &SHIFT_JIS_INIT,
+    &EUC_KR_INIT,
+    &REPLACEMENT_INIT,
+    &UTF_16BE_INIT,
+    &UTF_16LE_INIT,
+    &X_USER_DEFINED_INIT,
+];
+
+/// ASCII whitespace: TAB, LF, FF, CR and SPACE.
+fn is_ascii_whitespace(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
+/// The byte order mark of `encoding`, if it has one.
+pub(crate) fn bom_of(encoding: &Encoding) -> &'static [u8] {
+    match encoding.kind {
+        Kind::Utf8 => b"\xEF\xBB\xBF",
+        Kind::Utf16Be => b"\xFE\xFF",
+        Kind::Utf16Le => b"\xFF\xFE",
+        _ => b"",
+    }
+}
+
+impl Encoding {
+    /// "Get an encoding": the encoding for `label`, after removing leading and trailing ASCII
+    /// whitespace and matching ASCII case-insensitively; `None` if it is not a label.
+    ///
+    /// ```
+    /// use textcodec::Encoding;
+    /// assert_eq!(Encoding::for_label(b"\tLatin1\n"), Some(textcodec::WINDOWS_1252));
+    /// assert_eq!(Encoding::for_label(b"utf-8\x0B"), None); // VT is not ASCII whitespace
+    /// ```
+    pub fn for_label(label: &[u8]) -> Option<&'static Encoding> {
+        let start = label.iter().position(|&b| !is_ascii_whitespace(b))?;
+        let end = label.iter().rposition(|&b| !is_ascii_whitespace(b))? + 1;
+        let label = &label[start..end];
+        if label.len() > LONGEST_LABEL {
+            return None;
+        }
+        let mut buf = [0u8; LONGEST_LABEL];
+        let lower = &mut buf[..label.len()];
+        lower.copy_from_slice(label);
+        lower.make_ascii_lowercase();
+        SORTED_LABELS
+            .binary_search_by(|(l, _)| l.as_bytes().cmp(lower))
+            .ok()
+            .map(|i| ALL[SORTED_LABELS[i].1 as usize])
+    }
+
+    /// "BOM sniff": the encoding whose byte order mark `bytes` starts with, and the BOM's length.
+    ///
+    /// ```
+    /// use textcodec::Encoding;
+    /// assert_eq!(Encoding::for_bom(b"\xFF\xFEa\0"), Some((textcodec::UTF_16LE, 2)));
+    /// assert_eq!(Encoding::for_bom(b"\xEF\xBB"), None);
+    /// ```
+    pub fn for_bom(bytes: &[u8]) -> Option<(&'static Encoding, usize)> {
+        [UTF_8, UTF_16BE, UTF_16LE].into_iter().find_map(|e| {
+            let bom = bom_of(e);
+            bytes.starts_with(bom).then_some((e, bom.len()))
+        })
+    }
+
+    /// The 40 encodings, in the order of the spec's table.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::Encoding::all().len(), 40);
+    /// assert_eq!(textcodec::Encoding::all()[0], textcodec::UTF_8);
+    /// ```
+    pub fn all() -> &'static [&'static Encoding] {
+        &ALL
+    }
+
+    /// The encoding's name, exactly as in the spec (`"Shift_JIS"`, `"windows-1252"`).
+    pub fn name(&self) -> &'static str {
+        NAMES[self.index as usize]
+    }
+
+    /// The encoding's labels, as in the spec (lowercase).
+    ///
+    /// ```
+    /// assert!(textcodec::EUC_KR.labels().contains(&"ks_c_5601-1987"));
+    /// ```
+    pub fn labels(&self) -> &'static [&'static str] {
+        LABELS[self.index as usize]
+    }
+
+    /// "Get an output encoding": UTF-8 for replacement, UTF-16BE and UTF-16LE; otherwise the
+    /// encoding itself.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::UTF_16LE.output_encoding(), textcodec::UTF_8);
+    /// assert_eq!(textcodec::GBK.output_encoding(), textcodec::GBK);
+    /// ```
+    pub fn output_encoding(&'static self) -> &'static Encoding {
+        match self.kind {
+            Kind::Replacement | Kind::Utf16Be | Kind::Utf16Le => UTF_8,
+            _ => self,
+        }
+    }
+
+    /// Whether every ASCII byte decodes to the same ASCII code point and back (false only for
+    /// UTF-16BE, UTF-16LE, ISO-2022-JP and replacement).
+    pub fn is_ascii_compatible(&self) -> bool {
+        !matches!(self.kind, Kind::Utf16Be | Kind::Utf16Le | Kind::Iso2022Jp | Kind::Replacement)
+    }
+
+    /// A new streaming decoder for this encoding.
+    ///
+    /// ```
+    /// use textcodec::{DecoderOptions, DecoderErrorMode};
+    /// let opts = DecoderOptions { error_mode: DecoderErrorMode::Fatal, ..Default::default() };
+    /// let mut d = textcodec::UTF_8.new_decoder(opts);
+    /// let mut out = [0u8; 8];
+    /// assert!(d.decode_to_utf8(b"a\xFFb", &mut out, true).is_err());
+    /// ```
+    pub fn new_decoder(&'static self, options: DecoderOptions) -> Decoder {
+        Decoder::new(self, options)
+    }
+
+    /// A new streaming encoder; it encodes to [`output_encoding`](Self::output_encoding).
+    ///
+    /// ```
+    /// let e = textcodec::UTF_16BE.new_encoder(Default::default());
+    /// assert_eq!(e.encoding(), textcodec::UTF_8);
+    /// ```
+    pub fn new_encoder(&'static self, mode: EncoderErrorMode) -> Encoder {
+        Encoder::new(self, mode)
+    }
+}
