@@ -1,1 +1,158 @@
+//! The spec's "Hooks for standards" and "Legacy hooks for standards", as plain functions named
+//! after them. Each borrows its input (`Cow::Borrowed`) when nothing needs to change.
 
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions, Status};
+use crate::encoder::{EncodeError, EncoderErrorMode};
+use crate::encoding::Encoding;
+use crate::{UTF_8, ISO_2022_JP};
+
+/// Decodes all of `bytes` with `encoding`'s decoder in replacement mode, after `skip` bytes.
+fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (String, bool) {
+    let mut d = encoding.new_decoder(DecoderOptions { error_mode: DecoderErrorMode::Replacement, bom });
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    let p = d.decode_to_string(bytes, &mut out, true).expect("replacement mode never fails");
+    (out, p.replaced)
+}
+
+/// The length of the prefix of `bytes` that every ASCII-compatible decoder maps to itself.
+fn ascii_prefix(bytes: &[u8]) -> usize {
+    bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len())
+}
+
+/// Whether `encoding`'s decoder maps all of `bytes` (all ASCII) to the same text.
+fn decodes_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
+    if encoding == UTF_8 {
+        return core::str::from_utf8(bytes).is_ok();
+    }
+    if !encoding.is_ascii_compatible() || ascii_prefix(bytes) != bytes.len() {
+        return false;
+    }
+    if encoding == ISO_2022_JP {
+        // ISO-2022-JP's ASCII state treats ESC, SO and SI specially.
+        return !bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B));
+    }
+    true
+}
+
+/// "decode": BOM sniffing, then `fallback`'s decoder (or the BOM's) in replacement mode.
+///
+/// Returns the text, the encoding actually used, and whether any malformed sequence was
+/// replaced with U+FFFD.
+///
+/// ```
+/// use textcodec::{decode, UTF_16LE, WINDOWS_1252};
+/// let (text, used, replaced) = decode(b"caf\xE9", WINDOWS_1252);
+/// assert_eq!((&*text, used, replaced), ("café", WINDOWS_1252, false));
+/// let (text, used, _) = decode(b"\xFF\xFEh\0i\0", WINDOWS_1252); // the BOM wins
+/// assert_eq!((&*text, used), ("hi", UTF_16LE));
+/// ```
+pub fn decode<'a>(bytes: &'a [u8], fallback: &'static Encoding) -> (Cow<'a, str>, &'static Encoding, bool) {
+    let (encoding, skip) = Encoding::for_bom(bytes).unwrap_or((fallback, 0));
+    let rest = &bytes[skip..];
+    if decodes_to_itself(encoding, rest) {
+        let text = core::str::from_utf8(rest).expect("checked");
+        return (Cow::Borrowed(text), encoding, false);
+    }
+    let (text, replaced) = decode_all(rest, encoding, BomHandling::Keep);
+    (Cow::Owned(text), encoding, replaced)
+}
+
+/// "UTF-8 decode": removes a leading UTF-8 BOM, then decodes as UTF-8 in replacement mode.
+///
+/// ```
+/// assert_eq!(textcodec::utf8_decode(b"\xEF\xBB\xBFa\xFFb"), "a\u{FFFD}b");
+/// ```
+pub fn utf8_decode(bytes: &[u8]) -> Cow<'_, str> {
+    utf8_decode_without_bom(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+}
+
+/// "UTF-8 decode without BOM": decodes as UTF-8 in replacement mode; a BOM is kept as U+FEFF.
+///
+/// ```
+/// assert_eq!(textcodec::utf8_decode_without_bom(b"\xEF\xBB\xBFa"), "\u{FEFF}a");
+/// ```
+pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(decode_all(bytes, UTF_8, BomHandling::Keep).0),
+    }
+}
+
+/// "UTF-8 decode without BOM or fail": the text if `bytes` is entirely valid UTF-8; otherwise
+/// the first malformed sequence (`written`: the valid bytes before it; `read`: through it).
+///
+/// ```
+/// assert_eq!(textcodec::utf8_decode_without_bom_or_fail(b"ok"), Ok("ok"));
+/// let e = textcodec::utf8_decode_without_bom_or_fail(b"ab\xE2\x82").unwrap_err();
+/// assert_eq!((e.written, e.read), (2, 4));
+/// ```
+pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, DecodeError> {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let valid = e.valid_up_to();
+            // The spec's decoder consumes the longest prefix of a valid sequence (and the
+            // first byte of an invalid one), exactly what `error_len` reports; at the end of
+            // the input it consumes the rest.
+            let read = valid + e.error_len().unwrap_or(bytes.len() - valid);
+            Err(DecodeError { read, written: valid })
+        }
+    }
+}
+
+/// Encodes all of `text` with `encoder` (made from `encoding`).
+fn encode_all(text: &str, encoding: &'static Encoding, mode: EncoderErrorMode) -> Result<(Vec<u8>, bool), EncodeError> {
+    let mut e = encoding.new_encoder(mode);
+    let max = e.max_buffer_length_from_utf8(text.len()).expect("input too long");
+    let mut out = alloc::vec![0u8; max];
+    let p = e.encode_from_utf8(text, &mut out, true)?;
+    debug_assert_eq!(p.status, Status::InputEmpty);
+    out.truncate(p.written);
+    Ok((out, p.replaced))
+}
+
+/// Whether `encoding`'s encoder maps `text` to its own bytes.
+fn encodes_to_itself(encoding: &'static Encoding, text: &str) -> bool {
+    encoding == UTF_8 || decodes_to_itself(encoding, text.as_bytes())
+}
+
+/// "encode" (the legacy hook for HTML forms), with "get an output encoding" applied first:
+/// unmappable characters become `&#NNNN;`.
+///
+/// Returns the bytes, the encoding they are in, and whether any character was replaced.
+///
+/// ```
+/// use textcodec::{encode, SHIFT_JIS, UTF_16LE, UTF_8};
+/// let (bytes, used, replaced) = encode("aé", SHIFT_JIS);
+/// assert_eq!((&*bytes, used, replaced), (&b"a&#233;"[..], SHIFT_JIS, true));
+/// assert_eq!(encode("x", UTF_16LE).1, UTF_8);
+/// ```
+pub fn encode<'a>(text: &'a str, encoding: &'static Encoding) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
+    let encoding = encoding.output_encoding();
+    if encodes_to_itself(encoding, text) {
+        return (Cow::Borrowed(text.as_bytes()), encoding, false);
+    }
+    let (bytes, replaced) = encode_all(text, encoding, EncoderErrorMode::Html).expect("html mode never fails");
+    (Cow::Owned(bytes), encoding, replaced)
+}
+
+/// "encode or fail": encodes `text` to `encoding`'s output encoding, or reports the first
+/// character it cannot represent (`read` includes it). For a stream that continues after an
+/// error (URL percent-encoding), use an [`Encoder`](crate::Encoder) in fatal mode.
+///
+/// ```
+/// use textcodec::{encode_or_fail, EUC_KR};
+/// assert_eq!(&*encode_or_fail("abc", EUC_KR).unwrap(), b"abc");
+/// assert_eq!(encode_or_fail("a€", EUC_KR).unwrap_err().unmappable, '€');
+/// ```
+pub fn encode_or_fail<'a>(text: &'a str, encoding: &'static Encoding) -> Result<Cow<'a, [u8]>, EncodeError> {
+    let encoding = encoding.output_encoding();
+    if encodes_to_itself(encoding, text) {
+        return Ok(Cow::Borrowed(text.as_bytes()));
+    }
+    encode_all(text, encoding, EncoderErrorMode::Fatal).map(|(bytes, _)| Cow::Owned(bytes))
+}
