@@ -1,10 +1,87 @@
 //! # textcodec
 //!
-//! The [WHATWG Encoding Standard](https://encoding.spec.whatwg.org/) in Rust: every encoding
-//! of the Web, decoded and encoded byte for byte as browsers do.
+//! The [WHATWG Encoding Standard](https://encoding.spec.whatwg.org/) in Rust: all 40 encodings
+//! of the Web, decoded and encoded byte for byte as browsers do, streaming into caller buffers,
+//! with the JavaScript `TextDecoder`/`TextEncoder` semantics and `std::io` adapters.
+//!
+//! ```
+//! // Decode a legacy page the way a browser does (the BOM, if any, wins over the label).
+//! let bytes = b"\x82\xb1\x82\xf1\x82\xc9\x82\xbf\x82\xcd";
+//! let encoding = textcodec::Encoding::for_label(b"Shift_JIS").unwrap();
+//! let (text, used, had_errors) = textcodec::decode(bytes, encoding);
+//! assert_eq!(text, "こんにちは");
+//! assert_eq!(used, textcodec::SHIFT_JIS);
+//! assert!(!had_errors);
+//!
+//! // Encode a form field like a browser: unmappable characters become &#NNNN;.
+//! let (bytes, _, _) = textcodec::encode("naïve ☃", textcodec::WINDOWS_1252);
+//! assert_eq!(&*bytes, b"na\xEFve &#9731;");
+//! ```
+//!
+//! ## The spec, item by item
+//!
+//! | Encoding Standard | textcodec |
+//! |---|---|
+//! | the encodings (§4.2 "Names and labels") | [`UTF_8`], [`SHIFT_JIS`], ... (one `static` each), [`Encoding::all`], [`Encoding::name`], [`Encoding::labels`] |
+//! | "get an encoding" | [`Encoding::for_label`] |
+//! | "get an output encoding" | [`Encoding::output_encoding`] |
+//! | "BOM sniff" | [`Encoding::for_bom`] |
+//! | "decode" | [`decode`] |
+//! | "UTF-8 decode" | [`utf8_decode`] |
+//! | "UTF-8 decode without BOM" | [`utf8_decode_without_bom`] |
+//! | "UTF-8 decode without BOM or fail" | [`utf8_decode_without_bom_or_fail`] |
+//! | "encode", "UTF-8 encode" | [`encode`] |
+//! | "get an encoder", "encode or fail" | [`Encoding::new_encoder`] with [`EncoderErrorMode::Fatal`], [`encode_or_fail`] |
+//! | a decoder instance, "process a queue" | [`Decoder`] ([`Encoding::new_decoder`]) |
+//! | an encoder instance | [`Encoder`] ([`Encoding::new_encoder`]) |
+//! | error mode "replacement" / "fatal" (decoders) | [`DecoderErrorMode`] |
+//! | error mode "html" / "fatal" (encoders) | [`EncoderErrorMode`] |
+//! | end-of-queue | `last: true` in the streaming calls |
+//! | `TextDecoder` (`fatal`, `ignoreBOM`, `decode(input, {stream})`) | [`TextDecoder`], [`TextDecoderOptions`] |
+//! | `TextEncoder` (`encode`, `encodeInto`) | [`TextEncoder`], [`EncodeIntoResult`] |
+//! | `TextDecoderStream`, `TextEncoderStream` | `io::DecoderStream`, `io::EncoderStream` (feature `futures`) |
+//! | reading and writing text in an encoding | [`io::DecodeReader`], [`io::EncodeWriter`] (feature `std`); async versions with feature `tokio` |
+//!
+//! ## Streaming
+//!
+//! [`Decoder`] and [`Encoder`] work on caller buffers and never allocate:
+//!
+//! - the input may be split anywhere (inside a BOM, a multi-byte sequence or an ISO-2022-JP
+//!   escape); the concatenated output never depends on where;
+//! - `read`/`written` in [`Progress`] count input and output units; [`Status::OutputFull`]
+//!   means `dst` cannot take the next character (output never ends inside a UTF-8 character
+//!   or a surrogate pair); call again with `src[read..]`;
+//! - `max_*_buffer_length` give the worst case for the rest of the input: a buffer that long
+//!   is never `OutputFull`;
+//! - in fatal mode an error says where ([`DecodeError`], [`EncodeError`]) and decoding can
+//!   continue after it.
+//!
+//! ```
+//! use textcodec::{Status, EUC_JP};
+//! let mut decoder = EUC_JP.new_decoder(Default::default());
+//! let mut out = String::new();
+//! for chunk in [&b"\xA4"[..], b"\xA2\xA4", b"\xA4"] {
+//!     let mut buf = [0u8; 64];
+//!     let p = decoder.decode_to_utf8(chunk, &mut buf, false).unwrap();
+//!     assert_eq!(p.status, Status::InputEmpty);
+//!     out.push_str(std::str::from_utf8(&buf[..p.written]).unwrap());
+//! }
+//! let mut buf = [0u8; 64];
+//! let p = decoder.decode_to_utf8(&[], &mut buf, true).unwrap(); // end of the stream
+//! out.push_str(std::str::from_utf8(&buf[..p.written]).unwrap());
+//! assert_eq!(out, "あい\u{FFFD}");
+//! ```
+//!
+//! ## Features
+//!
+//! - `std` (default): `std::error::Error` impls and the [`io`] adapters. Without it the crate
+//!   is `no_std` + `alloc`.
+//! - `tokio`: `io::AsyncDecodeReader`, `io::AsyncEncodeWriter`.
+//! - `futures`: `io::DecoderStream`, `io::EncoderStream`.
+//! - `serde`: `&'static Encoding` serializes as its name and deserializes from any label.
 #![no_std]
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -15,6 +92,8 @@ mod decoder;
 mod encoder;
 mod encoding;
 mod hooks;
+#[cfg(feature = "std")]
+pub mod io;
 #[allow(unsafe_code)]
 mod simd;
 #[allow(missing_docs, clippy::all)]
