@@ -56,6 +56,16 @@ pub(crate) trait Sink {
     fn put(&mut self, cp: u32) -> bool;
     /// Copies the longest run of ASCII bytes at the start of `src` that fits; returns its length.
     fn put_ascii_run(&mut self, src: &[u8]) -> usize;
+    /// The buffer and position, if this sink writes UTF-8 (for codec fast paths).
+    #[inline(always)]
+    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
+        None
+    }
+    /// The buffer and position, if this sink writes UTF-16 (for codec fast paths).
+    #[inline(always)]
+    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
+        None
+    }
 }
 
 /// A sink writing UTF-8.
@@ -132,6 +142,10 @@ impl Sink for Utf8Sink<'_> {
         self.pos += n;
         n
     }
+    #[inline(always)]
+    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
+        Some((&mut *self.dst, &mut self.pos))
+    }
 }
 
 /// A sink writing UTF-16 code units.
@@ -183,6 +197,10 @@ impl Sink for Utf16Sink<'_> {
         let n = crate::simd::copy_ascii_to_utf16(src, &mut self.dst[self.pos..]);
         self.pos += n;
         n
+    }
+    #[inline(always)]
+    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
+        Some((&mut *self.dst, &mut self.pos))
     }
 }
 

@@ -105,3 +105,20 @@ pub use encoder::{EncodeError, Encoder, EncoderErrorMode};
 pub use encoding::*;
 pub use hooks::*;
 pub use web::*;
+
+/// Run-time CPU dispatch of the SIMD fast paths.
+///
+/// textcodec detects the best instruction set once (AVX2 or SSE2 on x86-64) and uses it for
+/// its hot loops; every level gives identical results. A lower level can be forced, for
+/// testing or to compare speeds.
+///
+/// ```
+/// use textcodec::dispatch::{level, set_level, Level};
+/// let best = level();
+/// assert_eq!(set_level(Level::Scalar), Level::Scalar);
+/// assert_eq!(textcodec::utf8_decode(b"caf\xC3\xA9"), "café");
+/// set_level(best);
+/// ```
+pub mod dispatch {
+    pub use crate::simd::{detected_level, level, set_level, Level};
+}

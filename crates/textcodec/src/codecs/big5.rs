@@ -1,39 +1,254 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! Big5 ("Big5 decoder", "Big5 encoder").
 
-use crate::decoder::{DecodeHandler, Step};
+use super::gb18030::{decode_utf16_at, decode_utf8_at};
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
 
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Big5Decoder;
-
-impl DecodeHandler for Big5Decoder {
-    fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
-        }
-    }
-    fn end(&mut self) -> Step {
-        Step::Finished
-    }
-    fn held(&self) -> usize {
-        0
+/// The pointer of the decoder's steps 3.3 to 3.5: `None` unless `byte` is in the range 0x40 to
+/// 0x7E or 0xA1 to 0xFE (`leading` is 0x81 to 0xFE).
+#[inline(always)]
+fn pointer_for(leading: u8, byte: u8) -> Option<usize> {
+    // 4. Let offset be 0x40 if byte is less than 0x7F; otherwise 0x62.
+    let offset = if byte < 0x7F { 0x40 } else { 0x62 };
+    // 5. If byte is in the range 0x40 to 0x7E, inclusive, or 0xA1 to 0xFE, inclusive, then set
+    //    pointer to (leading − 0x81) × 157 + (byte − offset).
+    if (0x40..=0x7E).contains(&byte) || (0xA1..=0xFE).contains(&byte) {
+        Some((leading as usize - 0x81) * 157 + (byte as usize - offset))
+    } else {
+        None
     }
 }
 
+/// The two code points of the decoder's step 3.6 table, for `pointer`.
+#[inline(always)]
+fn two_code_points(pointer: usize) -> Option<(u32, u32)> {
+    match pointer {
+        1133 => Some((0x00CA, 0x0304)),
+        1135 => Some((0x00CA, 0x030C)),
+        1164 => Some((0x00EA, 0x0304)),
+        1166 => Some((0x00EA, 0x030C)),
+        _ => None,
+    }
+}
+
+/// The Big5 decoder's state: "Big5 leading" (0x00: unset).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Big5Decoder {
+    leading: u8,
+}
+
+impl DecodeHandler for Big5Decoder {
+    // "Big5 decoder" handler (steps 3 to 6; 1 and 2 are in `end`).
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // 3. If Big5 leading is not 0x00:
+        if self.leading != 0x00 {
+            // 3.1. Let leading be Big5 leading.
+            let leading = self.leading;
+            // 3.2. Set Big5 leading to 0x00.
+            self.leading = 0x00;
+            // 3.3 to 3.5. Let pointer be null; offset; pointer (see `pointer_for`).
+            let pointer = pointer_for(leading, byte);
+            if let Some(p) = pointer {
+                // 3.6. If there is a row in the table whose first column is pointer, then
+                //      return the two code points listed in its second column.
+                if let Some((a, b)) = two_code_points(p) {
+                    return Step::Emit2(a, b);
+                }
+            }
+            // 3.7. Let codePoint be null if pointer is null; otherwise the index code point for
+            //      pointer in index Big5 (0 in the table: null).
+            let code_point = pointer.map_or(0, |p| BIG5_DECODE[p]);
+            // 3.8. If codePoint is non-null, then return a code point whose value is codePoint.
+            if code_point != 0 {
+                return Step::Emit(code_point);
+            }
+            // 3.9. If byte is an ASCII byte, restore byte to ioQueue.
+            if byte < 0x80 {
+                return Step::error_restoring(byte);
+            }
+            // 3.10. Return error.
+            return Step::ERROR;
+        }
+        // 4. If byte is an ASCII byte, then return a code point whose value is byte.
+        if byte < 0x80 {
+            return Step::Emit(byte as u32);
+        }
+        // 5. If byte is in the range 0x81 to 0xFE, inclusive, then set Big5 leading to byte and
+        //    return continue.
+        if (0x81..=0xFE).contains(&byte) {
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // 6. Return error.
+        Step::ERROR
+    }
+
+    fn end(&mut self) -> Step {
+        // 1. If byte is end-of-queue and Big5 leading is not 0x00, then set Big5 leading to
+        //    0x00 and return error.
+        if self.leading != 0x00 {
+            self.leading = 0x00;
+            return Step::ERROR;
+        }
+        // 2. If byte is end-of-queue and Big5 leading is 0x00, then return finished.
+        Step::Finished
+    }
+
+    fn held(&self) -> usize {
+        usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.leading != 0 {
+            return 0;
+        }
+        let len = src.len();
+        let mut i = 0;
+        while i < len {
+            let b = src[i];
+            if b < 0x80 {
+                // Step 4, for a whole run of ASCII bytes.
+                let n = sink.put_ascii_run(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            // Step 5 then 3: a valid two-byte sequence.
+            if !(0x81..=0xFE).contains(&b) || i + 1 >= len {
+                break;
+            }
+            let Some(pointer) = pointer_for(b, src[i + 1]) else {
+                break;
+            };
+            let cp = BIG5_DECODE[pointer];
+            if cp != 0 {
+                // None of the step 3.6 pointers has an index entry, so a non-null code point
+                // means the table did not apply.
+                debug_assert!(two_code_points(pointer).is_none());
+                if !sink.put(cp) {
+                    break;
+                }
+            } else if let Some((a, c)) = two_code_points(pointer) {
+                if sink.room() < S::units(a) + S::units(c) {
+                    break;
+                }
+                sink.put(a);
+                sink.put(c);
+            } else {
+                break;
+            }
+            i += 2;
+        }
+        i
+    }
+}
+
+/// "index Big5 pointer" for `code_point` (the tables apply the rule: HKSCS pointers excluded,
+/// the last pointer for U+2550, U+255E, U+2561, U+256A, U+5341 and U+5345).
+#[inline(always)]
+fn big5_pointer(code_point: u32) -> Option<u16> {
+    if code_point <= 0xFFFF {
+        BIG5_ENCODE.get(code_point)
+    } else {
+        BIG5_ENCODE_ASTRAL
+            .binary_search_by_key(&code_point, |&(c, _)| c)
+            .ok()
+            .map(|i| BIG5_ENCODE_ASTRAL[i].1)
+    }
+}
+
+/// The Big5 encoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Big5Encoder;
 
 impl EncodeHandler for Big5Encoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
+    // "Big5 encoder" handler (step 1, end-of-queue, is the default `end`).
+    #[inline(always)]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        // 2. If codePoint is an ASCII code point, then return a byte whose value is codePoint.
+        if code_point < 0x80 {
+            return EncStep::one(code_point as u8);
         }
+        // 3. Let pointer be the index Big5 pointer for codePoint.
+        // 4. If pointer is null, then return error with codePoint.
+        let Some(pointer) = big5_pointer(code_point) else {
+            return EncStep::Error(code_point);
+        };
+        // 5. Let leading be pointer / 157 + 0x81.
+        let leading = (pointer / 157) as u8 + 0x81;
+        // 6. Let trailing be pointer % 157.
+        let trailing = (pointer % 157) as u8;
+        // 7. Let offset be 0x40 if trailing is less than 0x3F, otherwise 0x62.
+        let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
+        // 8. Return two bytes whose values are leading and trailing + offset.
+        EncStep::two(leading, trailing + offset)
     }
+
     fn ascii_is_identity(&self) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let bytes = src.as_bytes();
+        let (mut r, mut w) = (0, 0);
+        while r < bytes.len() {
+            let b = bytes[r];
+            if b < 0x80 {
+                let n = crate::simd::copy_ascii_to_ascii(&bytes[r..], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            let (cp, len) = decode_utf8_at(bytes, r);
+            let EncStep::Bytes { buf, .. } = self.handle(cp) else {
+                break;
+            };
+            let Some(d) = dst.get_mut(w..w + 2) else {
+                break;
+            };
+            d.copy_from_slice(&buf[..2]);
+            w += 2;
+            r += len;
+        }
+        (r, w)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        let (mut r, mut w) = (0, 0);
+        while r < src.len() {
+            let u = src[r];
+            if u < 0x80 {
+                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            let Some((cp, units)) = decode_utf16_at(src, r) else {
+                break;
+            };
+            let EncStep::Bytes { buf, .. } = self.handle(cp) else {
+                break;
+            };
+            let Some(d) = dst.get_mut(w..w + 2) else {
+                break;
+            };
+            d.copy_from_slice(&buf[..2]);
+            w += 2;
+            r += units;
+        }
+        (r, w)
     }
 }

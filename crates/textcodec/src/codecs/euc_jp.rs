@@ -1,39 +1,339 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! EUC-JP ("EUC-JP decoder", "EUC-JP encoder").
+//!
+//! Also home of the encoder fast-path loops shared by the stateless double-byte encoders of
+//! this family (EUC-JP, Shift_JIS, EUC-KR): [`run_utf8_with`] and [`run_utf16_with`].
 
-use crate::decoder::{DecodeHandler, Step};
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
+use crate::tables::jis0212::JIS0212_DECODE;
 
+/// The EUC-JP decoder's state: "EUC-JP jis0212" and "EUC-JP leading".
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct EucJpDecoder;
+pub(crate) struct EucJpDecoder {
+    jis0212: bool,
+    leading: u8,
+}
 
-impl DecodeHandler for EucJpDecoder {
-    fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
-        }
-    }
-    fn end(&mut self) -> Step {
-        Step::Finished
-    }
-    fn held(&self) -> usize {
-        0
+/// The "index code point" for `pointer` in `index` (`None` for null or out of range).
+#[inline(always)]
+pub(super) fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
+    match index.get(pointer) {
+        Some(&cp) if cp != 0 => Some(cp as u32),
+        _ => None,
     }
 }
 
+/// The jis0208 code point for the EUC-JP pair (`leading`, `trailing`), both in 0xA1..=0xFE.
+#[inline(always)]
+fn jis0208_pair(leading: u8, trailing: u8) -> Option<u32> {
+    index_code_point(&JIS0208_DECODE, (leading as usize - 0xA1) * 94 + trailing as usize - 0xA1)
+}
+
+impl DecodeHandler for EucJpDecoder {
+    // "EUC-JP decoder" handler (steps 3 to 8; steps 1 and 2 are `end`).
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // 3. If leading is 0x8E and byte is in 0xA1..=0xDF: leading = 0x00, return
+        //    0xFF61 - 0xA1 + byte (half-width katakana).
+        if self.leading == 0x8E && (0xA1..=0xDF).contains(&byte) {
+            self.leading = 0x00;
+            return Step::Emit(0xFF61 - 0xA1 + byte as u32);
+        }
+        // 4. If leading is 0x8F and byte is in 0xA1..=0xFE: jis0212 = true, leading = byte,
+        //    return continue.
+        if self.leading == 0x8F && (0xA1..=0xFE).contains(&byte) {
+            self.jis0212 = true;
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // 5. If leading is not 0x00:
+        if self.leading != 0x00 {
+            // 5.1-5.2. Let leading be EUC-JP leading; set EUC-JP leading to 0x00.
+            let leading = self.leading;
+            self.leading = 0x00;
+            // 5.3-5.4. codePoint: if leading and byte are both in 0xA1..=0xFE, the index code
+            //          point for (leading - 0xA1) × 94 + byte - 0xA1 in index jis0208 (jis0212
+            //          false) or index jis0212 (jis0212 true).
+            let mut code_point = None;
+            if (0xA1..=0xFE).contains(&leading) && (0xA1..=0xFE).contains(&byte) {
+                let pointer = (leading as usize - 0xA1) * 94 + byte as usize - 0xA1;
+                code_point = if self.jis0212 {
+                    index_code_point(&JIS0212_DECODE, pointer)
+                } else {
+                    index_code_point(&JIS0208_DECODE, pointer)
+                };
+            }
+            // 5.5. Set jis0212 to false.
+            self.jis0212 = false;
+            // 5.6. If codePoint is non-null, return it.
+            if let Some(cp) = code_point {
+                return Step::Emit(cp);
+            }
+            // 5.7. If byte is an ASCII byte, restore byte to ioQueue.
+            // 5.8. Return error.
+            if byte < 0x80 {
+                return Step::error_restoring(byte);
+            }
+            return Step::ERROR;
+        }
+        // 6. If byte is an ASCII byte, return a code point whose value is byte.
+        if byte < 0x80 {
+            return Step::Emit(byte as u32);
+        }
+        // 7. If byte is 0x8E, 0x8F, or in 0xA1..=0xFE: leading = byte, return continue.
+        if byte == 0x8E || byte == 0x8F || (0xA1..=0xFE).contains(&byte) {
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // 8. Return error.
+        Step::ERROR
+    }
+
+    fn end(&mut self) -> Step {
+        // 1. End-of-queue and leading is not 0x00: leading = 0x00, return error.
+        if self.leading != 0x00 {
+            self.leading = 0x00;
+            return Step::ERROR;
+        }
+        // 2. End-of-queue and leading is 0x00: return finished.
+        Step::Finished
+    }
+
+    fn held(&self) -> usize {
+        match (self.leading, self.jis0212) {
+            (0, _) => 0,
+            (_, true) => 2,
+            _ => 1,
+        }
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.leading != 0 {
+            return 0;
+        }
+        let mut i = 0;
+        while i < src.len() {
+            let b = src[i];
+            if b < 0x80 {
+                // Step 6, a run at a time.
+                let n = sink.put_ascii_run(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            let (cp, len) = match b {
+                // Step 7 then step 5 with a jis0208 code point.
+                0xA1..=0xFE => {
+                    let Some(&t) = src.get(i + 1) else { break };
+                    if !(0xA1..=0xFE).contains(&t) {
+                        break;
+                    }
+                    match jis0208_pair(b, t) {
+                        Some(cp) => (cp, 2),
+                        None => break,
+                    }
+                }
+                // Step 7 then step 3.
+                0x8E => match src.get(i + 1) {
+                    Some(&t) if (0xA1..=0xDF).contains(&t) => (0xFF61 - 0xA1 + t as u32, 2),
+                    _ => break,
+                },
+                // Step 7, step 4, then step 5 with a jis0212 code point.
+                0x8F => {
+                    let (Some(&l), Some(&t)) = (src.get(i + 1), src.get(i + 2)) else { break };
+                    if !(0xA1..=0xFE).contains(&l) || !(0xA1..=0xFE).contains(&t) {
+                        break;
+                    }
+                    match index_code_point(&JIS0212_DECODE, (l as usize - 0xA1) * 94 + t as usize - 0xA1) {
+                        Some(cp) => (cp, 3),
+                        None => break,
+                    }
+                }
+                _ => break,
+            };
+            if !sink.put(cp) {
+                break;
+            }
+            i += len;
+        }
+        i
+    }
+}
+
+/// What a stateless encoder makes of one non-ASCII scalar value: one or two bytes, or nothing
+/// (an error with that code point).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mapped {
+    /// 0 (unmappable), 1 or 2.
+    pub(super) len: u8,
+    pub(super) bytes: [u8; 2],
+}
+
+impl Mapped {
+    pub(super) const NONE: Mapped = Mapped { len: 0, bytes: [0, 0] };
+    #[inline(always)]
+    pub(super) fn one(b: u8) -> Mapped {
+        Mapped { len: 1, bytes: [b, 0] }
+    }
+    #[inline(always)]
+    pub(super) fn two(a: u8, b: u8) -> Mapped {
+        Mapped { len: 2, bytes: [a, b] }
+    }
+    /// The handler's result for code point `cp` mapped to `self`.
+    #[inline(always)]
+    pub(super) fn step(self, cp: u32) -> EncStep {
+        match self.len {
+            0 => EncStep::Error(cp),
+            1 => EncStep::one(self.bytes[0]),
+            _ => EncStep::two(self.bytes[0], self.bytes[1]),
+        }
+    }
+}
+
+/// Writes `m` at `dst[*w..]` if it fits whole and is not unmappable.
+#[inline(always)]
+fn put_mapped(m: Mapped, dst: &mut [u8], w: &mut usize) -> bool {
+    match m.len {
+        1 => match dst.get_mut(*w) {
+            Some(d) => {
+                *d = m.bytes[0];
+                *w += 1;
+                true
+            }
+            None => false,
+        },
+        2 => match dst.get_mut(*w..*w + 2) {
+            Some(d) => {
+                d[0] = m.bytes[0];
+                d[1] = m.bytes[1];
+                *w += 2;
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// The encoder fast path over UTF-8 for an encoder where ASCII is the identity and `map`
+/// gives the result for every non-ASCII scalar value (stateless). Stops before an unmappable
+/// character or one that does not fit.
+#[inline(always)]
+pub(super) fn run_utf8_with(src: &str, dst: &mut [u8], map: impl Fn(u32) -> Mapped) -> (usize, usize) {
+    let s = src.as_bytes();
+    let (mut r, mut w) = (0usize, 0usize);
+    while r < s.len() {
+        let b = s[r];
+        if b < 0x80 {
+            let n = crate::simd::copy_ascii_to_ascii(&s[r..], &mut dst[w..]);
+            if n == 0 {
+                break;
+            }
+            r += n;
+            w += n;
+            continue;
+        }
+        // `src` is valid UTF-8 and `r` is a character boundary.
+        let (cp, len) = if b < 0xE0 {
+            (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
+        } else if b < 0xF0 {
+            (((b as u32 & 0x0F) << 12) | ((s[r + 1] as u32 & 0x3F) << 6) | (s[r + 2] as u32 & 0x3F), 3)
+        } else {
+            // Supplementary: never mappable in these encodings.
+            break;
+        };
+        if !put_mapped(map(cp), dst, &mut w) {
+            break;
+        }
+        r += len;
+    }
+    (r, w)
+}
+
+/// The encoder fast path over UTF-16, like [`run_utf8_with`]. Surrogates (paired or not) stop
+/// it: no supplementary code point is mappable in these encodings.
+#[inline(always)]
+pub(super) fn run_utf16_with(src: &[u16], dst: &mut [u8], map: impl Fn(u32) -> Mapped) -> (usize, usize) {
+    let (mut r, mut w) = (0usize, 0usize);
+    while r < src.len() {
+        let u = src[r];
+        if u < 0x80 {
+            let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
+            if n == 0 {
+                break;
+            }
+            r += n;
+            w += n;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&u) {
+            break;
+        }
+        if !put_mapped(map(u as u32), dst, &mut w) {
+            break;
+        }
+        r += 1;
+    }
+    (r, w)
+}
+
+/// The EUC-JP encoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct EucJpEncoder;
 
-impl EncodeHandler for EucJpEncoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
-        }
+/// "EUC-JP encoder" handler steps 3 to 11 for a non-ASCII scalar value.
+#[inline(always)]
+fn euc_jp_map(code_point: u32) -> Mapped {
+    // 3. U+00A5 (¥) -> byte 0x5C.
+    if code_point == 0xA5 {
+        return Mapped::one(0x5C);
     }
+    // 4. U+203E (‾) -> byte 0x7E.
+    if code_point == 0x203E {
+        return Mapped::one(0x7E);
+    }
+    // 5. U+FF61..=U+FF9F -> 0x8E, codePoint - 0xFF61 + 0xA1.
+    if (0xFF61..=0xFF9F).contains(&code_point) {
+        return Mapped::two(0x8E, (code_point - 0xFF61 + 0xA1) as u8);
+    }
+    // 6. U+2212 (−) is set to U+FF0D (－).
+    let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+    // 7. pointer: the index pointer for codePoint in index jis0208.
+    // 8. If pointer is null, return error with codePoint (the caller's, see `Mapped::step`;
+    //    U+FF0D always has a pointer, so the substitution never reaches an error).
+    let Some(pointer) = JIS0208_ENCODE.get(code_point) else {
+        return Mapped::NONE;
+    };
+    // 9-11. leading = pointer / 94 + 0xA1, trailing = pointer % 94 + 0xA1.
+    Mapped::two((pointer / 94 + 0xA1) as u8, (pointer % 94 + 0xA1) as u8)
+}
+
+impl EncodeHandler for EucJpEncoder {
+    // "EUC-JP encoder" handler (step 1, end-of-queue, is the default `end`).
+    #[inline]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        // 2. ASCII code point -> byte.
+        if code_point < 0x80 {
+            return EncStep::one(code_point as u8);
+        }
+        euc_jp_map(code_point).step(code_point)
+    }
+
     fn ascii_is_identity(&self) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        run_utf8_with(src, dst, euc_jp_map)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        run_utf16_with(src, dst, euc_jp_map)
     }
 }

@@ -1,39 +1,147 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
-use crate::decoder::{DecodeHandler, Step};
+use super::euc_jp::{index_code_point, run_utf16_with, run_utf8_with, Mapped};
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
 
+/// The EUC-KR decoder's state: "EUC-KR leading".
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct EucKrDecoder;
+pub(crate) struct EucKrDecoder {
+    leading: u8,
+}
+
+/// Steps 3.3 to 3.6 of the "EUC-KR decoder" handler: the code point for (`leading`, `byte`),
+/// or `None` (steps 3.7-3.8).
+#[inline(always)]
+fn decode_pair(leading: u8, byte: u8) -> Option<u32> {
+    // 3.4. If byte is in 0x41..=0xFE, pointer is (leading - 0x81) × 190 + (byte - 0x41).
+    if !(0x41..=0xFE).contains(&byte) {
+        // 3.5. codePoint is null when pointer is null.
+        return None;
+    }
+    let pointer = (leading as usize - 0x81) * 190 + (byte as usize - 0x41);
+    // 3.5-3.6. The index code point for pointer in index EUC-KR, if non-null.
+    index_code_point(&EUC_KR_DECODE, pointer)
+}
 
 impl DecodeHandler for EucKrDecoder {
+    // "EUC-KR decoder" handler (steps 3 to 6; steps 1 and 2 are `end`).
+    #[inline]
     fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
+        // 3. If EUC-KR leading is not 0x00:
+        if self.leading != 0x00 {
+            // 3.1-3.2. Let leading be EUC-KR leading; set EUC-KR leading to 0x00.
+            let leading = self.leading;
+            self.leading = 0x00;
+            // 3.3-3.6.
+            if let Some(cp) = decode_pair(leading, byte) {
+                return Step::Emit(cp);
+            }
+            // 3.7. If byte is an ASCII byte, restore byte to ioQueue.
+            // 3.8. Return error.
+            if byte < 0x80 {
+                return Step::error_restoring(byte);
+            }
+            return Step::ERROR;
         }
+        // 4. If byte is an ASCII byte, return a code point whose value is byte.
+        if byte < 0x80 {
+            return Step::Emit(byte as u32);
+        }
+        // 5. If byte is in 0x81..=0xFE: leading = byte, return continue.
+        if (0x81..=0xFE).contains(&byte) {
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // 6. Return error.
+        Step::ERROR
     }
+
     fn end(&mut self) -> Step {
+        // 1. End-of-queue and leading is not 0x00: leading = 0x00, return error.
+        if self.leading != 0x00 {
+            self.leading = 0x00;
+            return Step::ERROR;
+        }
+        // 2. End-of-queue and leading is 0x00: return finished.
         Step::Finished
     }
+
     fn held(&self) -> usize {
-        0
+        usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.leading != 0 {
+            return 0;
+        }
+        let mut i = 0;
+        while i < src.len() {
+            let b = src[i];
+            if b < 0x80 {
+                // Step 4, a run at a time.
+                let n = sink.put_ascii_run(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            // Step 5 then step 3 with a code point.
+            if !(0x81..=0xFE).contains(&b) {
+                break;
+            }
+            let Some(&t) = src.get(i + 1) else { break };
+            let Some(cp) = decode_pair(b, t) else { break };
+            if !sink.put(cp) {
+                break;
+            }
+            i += 2;
+        }
+        i
     }
 }
 
+/// The EUC-KR encoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct EucKrEncoder;
 
+/// "EUC-KR encoder" handler steps 3 to 7 for a scalar value that is not ASCII.
+#[inline(always)]
+fn euc_kr_map(code_point: u32) -> Mapped {
+    // 3. pointer: the index pointer for codePoint in index EUC-KR.
+    // 4. If pointer is null, return error with codePoint.
+    let Some(pointer) = EUC_KR_ENCODE.get(code_point) else {
+        return Mapped::NONE;
+    };
+    // 5-7. leading = pointer / 190 + 0x81, trailing = pointer % 190 + 0x41.
+    Mapped::two((pointer / 190 + 0x81) as u8, (pointer % 190 + 0x41) as u8)
+}
+
 impl EncodeHandler for EucKrEncoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
+    // "EUC-KR encoder" handler (step 1, end-of-queue, is the default `end`).
+    #[inline]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        // 2. ASCII code point -> byte.
+        if code_point < 0x80 {
+            return EncStep::one(code_point as u8);
         }
+        euc_kr_map(code_point).step(code_point)
     }
+
     fn ascii_is_identity(&self) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        run_utf8_with(src, dst, euc_kr_map)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        run_utf16_with(src, dst, euc_kr_map)
     }
 }

@@ -1,45 +1,455 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! gb18030 and GBK ("gb18030 decoder", "gb18030 encoder", "GBK decoder", "GBK encoder").
+//!
+//! GBK's decoder is gb18030's decoder; GBK's encoder is gb18030's encoder with "is GBK" set.
+//! Two-byte sequences go through "index gb18030", four-byte sequences through "index gb18030
+//! ranges" ("index gb18030 ranges code point" / "index gb18030 ranges pointer").
 
-use crate::decoder::{DecodeHandler, Step};
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::gb18030::{GB18030_DECODE, GB18030_ENCODE, GB18030_RANGES};
 
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Gb18030Decoder;
+/// "index gb18030 ranges code point" for `pointer`.
+#[inline]
+pub(crate) fn ranges_code_point(pointer: u32) -> Option<u32> {
+    // 1. If pointer is greater than 39419 and less than 189000, or pointer is greater than
+    //    1237575, then return null.
+    if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
+        return None;
+    }
+    // 2. If pointer is 7457, then return code point U+E7C7.
+    if pointer == 7457 {
+        return Some(0xE7C7);
+    }
+    // 3. Let offset be the last pointer in index gb18030 ranges that is less than or equal to
+    //    pointer and let codePointOffset be its corresponding code point. (The first entry
+    //    has pointer 0, so there always is one.)
+    let i = GB18030_RANGES.partition_point(|&(p, _)| p <= pointer) - 1;
+    let (offset, code_point_offset) = GB18030_RANGES[i];
+    // 4. Return a code point whose value is codePointOffset + pointer − offset.
+    Some(code_point_offset + pointer - offset)
+}
 
-impl DecodeHandler for Gb18030Decoder {
-    fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
-        }
+/// "index gb18030 ranges pointer" for `code_point` (at least U+0080).
+#[inline]
+pub(crate) fn ranges_pointer(code_point: u32) -> u32 {
+    // 1. If codePoint is U+E7C7, then return pointer 7457.
+    if code_point == 0xE7C7 {
+        return 7457;
     }
-    fn end(&mut self) -> Step {
-        Step::Finished
-    }
-    fn held(&self) -> usize {
-        0
+    // 2. Let offset be the last code point in index gb18030 ranges that is less than or equal
+    //    to codePoint and let pointerOffset be its corresponding pointer.
+    let i = GB18030_RANGES.partition_point(|&(_, c)| c <= code_point) - 1;
+    let (pointer_offset, offset) = GB18030_RANGES[i];
+    // 3. Return a pointer whose value is pointerOffset + codePoint − offset.
+    pointer_offset + code_point - offset
+}
+
+/// The four-byte pointer of the decoder's step 3.2: ((first − 0x81) × (10 × 126 × 10)) +
+/// ((second − 0x30) × (10 × 126)) + ((third − 0x81) × 10) + byte − 0x30.
+#[inline(always)]
+fn four_byte_pointer(first: u8, second: u8, third: u8, byte: u8) -> u32 {
+    (first as u32 - 0x81) * (10 * 126 * 10)
+        + (second as u32 - 0x30) * (10 * 126)
+        + (third as u32 - 0x81) * 10
+        + byte as u32
+        - 0x30
+}
+
+/// The two-byte pointer of the decoder's steps 5.5 and 5.6: `None` unless `byte` is in the
+/// range 0x40 to 0x7E or 0x80 to 0xFE (`leading` is 0x81 to 0xFE).
+#[inline(always)]
+fn two_byte_pointer(leading: u8, byte: u8) -> Option<usize> {
+    // 5. Let offset be 0x40 if byte is less than 0x7F; otherwise 0x41.
+    let offset = if byte < 0x7F { 0x40 } else { 0x41 };
+    // 6. If byte is in the range 0x40 to 0x7E, inclusive, or 0x80 to 0xFE, inclusive, then
+    //    set pointer to (leading − 0x81) × 190 + (byte − offset).
+    if (0x40..=0x7E).contains(&byte) || (0x80..=0xFE).contains(&byte) {
+        Some((leading as usize - 0x81) * 190 + (byte as usize - offset))
+    } else {
+        None
     }
 }
 
+/// The gb18030 decoder's state: "gb18030 first", "gb18030 second", "gb18030 third" (0x00:
+/// unset).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Gb18030Encoder;
+pub(crate) struct Gb18030Decoder {
+    first: u8,
+    second: u8,
+    third: u8,
+}
 
-impl EncodeHandler for Gb18030Encoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
+impl DecodeHandler for Gb18030Decoder {
+    // "gb18030 decoder" handler (steps 3 to 9; 1 and 2 are in `end`).
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        // 3. If gb18030 third is not 0x00:
+        if self.third != 0x00 {
+            // 3.1. If byte is not in the range 0x30 to 0x39, inclusive:
+            if !(0x30..=0x39).contains(&byte) {
+                // 3.1.1. Restore « gb18030 second, gb18030 third, byte » to ioQueue.
+                let bytes = [self.second, self.third, byte];
+                // 3.1.2. Set gb18030 first, gb18030 second, and gb18030 third to 0x00.
+                *self = Gb18030Decoder::default();
+                // 3.1.3. Return error.
+                return Step::Error { n: 3, bytes };
+            }
+            // 3.2. Let codePoint be the index gb18030 ranges code point for the four-byte
+            //      pointer.
+            let code_point =
+                ranges_code_point(four_byte_pointer(self.first, self.second, self.third, byte));
+            // 3.3. Set gb18030 first, gb18030 second, and gb18030 third to 0x00.
+            *self = Gb18030Decoder::default();
+            // 3.4. If codePoint is null, then return error.
+            // 3.5. Return a code point whose value is codePoint.
+            return match code_point {
+                None => Step::ERROR,
+                Some(cp) => Step::Emit(cp),
+            };
         }
+        // 4. If gb18030 second is not 0x00:
+        if self.second != 0x00 {
+            // 4.1. If byte is in the range 0x81 to 0xFE, inclusive, then set gb18030 third to
+            //      byte and return continue.
+            if (0x81..=0xFE).contains(&byte) {
+                self.third = byte;
+                return Step::Continue;
+            }
+            // 4.2. Restore « gb18030 second, byte » to ioQueue, set gb18030 first and
+            //      gb18030 second to 0x00, and return error.
+            let bytes = [self.second, byte, 0];
+            self.first = 0x00;
+            self.second = 0x00;
+            return Step::Error { n: 2, bytes };
+        }
+        // 5. If gb18030 first is not 0x00:
+        if self.first != 0x00 {
+            // 5.1. If byte is in the range 0x30 to 0x39, inclusive, then set gb18030 second to
+            //      byte and return continue.
+            if (0x30..=0x39).contains(&byte) {
+                self.second = byte;
+                return Step::Continue;
+            }
+            // 5.2. Let leading be gb18030 first.
+            let leading = self.first;
+            // 5.3. Set gb18030 first to 0x00.
+            self.first = 0x00;
+            // 5.4 to 5.6. Let pointer be null; offset; pointer (see `two_byte_pointer`).
+            let pointer = two_byte_pointer(leading, byte);
+            // 5.7. Let codePoint be null if pointer is null; otherwise the index code point for
+            //      pointer in index gb18030 (0 in the table: null).
+            let code_point = pointer.map_or(0, |p| GB18030_DECODE[p]);
+            // 5.8. If codePoint is non-null, then return a code point whose value is codePoint.
+            if code_point != 0 {
+                return Step::Emit(code_point as u32);
+            }
+            // 5.9. If byte is an ASCII byte, then restore byte to ioQueue.
+            if byte < 0x80 {
+                return Step::error_restoring(byte);
+            }
+            // 5.10. Return error.
+            return Step::ERROR;
+        }
+        // 6. If byte is an ASCII byte, then return a code point whose value is byte.
+        if byte < 0x80 {
+            return Step::Emit(byte as u32);
+        }
+        // 7. If byte is 0x80, then return code point U+20AC (€).
+        if byte == 0x80 {
+            return Step::Emit(0x20AC);
+        }
+        // 8. If byte is in the range 0x81 to 0xFE, inclusive, then set gb18030 first to byte
+        //    and return continue.
+        if (0x81..=0xFE).contains(&byte) {
+            self.first = byte;
+            return Step::Continue;
+        }
+        // 9. Return error.
+        Step::ERROR
     }
-    fn ascii_is_identity(&self) -> bool {
-        true
+
+    fn end(&mut self) -> Step {
+        // 1. If byte is end-of-queue and gb18030 first, gb18030 second, and gb18030 third are
+        //    0x00, then return finished.
+        if self.first == 0x00 && self.second == 0x00 && self.third == 0x00 {
+            return Step::Finished;
+        }
+        // 2. If byte is end-of-queue, and gb18030 first, gb18030 second, or gb18030 third is
+        //    not 0x00, then set them to 0x00, and return error.
+        *self = Gb18030Decoder::default();
+        Step::ERROR
     }
+
+    fn held(&self) -> usize {
+        usize::from(self.first != 0) + usize::from(self.second != 0) + usize::from(self.third != 0)
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.first != 0 {
+            return 0;
+        }
+        let len = src.len();
+        let mut i = 0;
+        while i < len {
+            let b = src[i];
+            if b < 0x80 {
+                // Step 6, for a whole run of ASCII bytes.
+                let n = sink.put_ascii_run(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            if b == 0x80 {
+                // Step 7.
+                if !sink.put(0x20AC) {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+            if b == 0xFF || i + 1 >= len {
+                // Step 9 (an error), or a sequence not complete in `src`.
+                break;
+            }
+            let b2 = src[i + 1];
+            if (0x30..=0x39).contains(&b2) {
+                // Steps 8, 5.1, 4.1 and 3.2 to 3.5: a valid four-byte sequence.
+                if i + 3 >= len {
+                    break;
+                }
+                let (b3, b4) = (src[i + 2], src[i + 3]);
+                if !(0x81..=0xFE).contains(&b3) || !(0x30..=0x39).contains(&b4) {
+                    break;
+                }
+                let Some(cp) = ranges_code_point(four_byte_pointer(b, b2, b3, b4)) else {
+                    break;
+                };
+                if !sink.put(cp) {
+                    break;
+                }
+                i += 4;
+                continue;
+            }
+            // Steps 8 and 5.2 to 5.8: a valid two-byte sequence.
+            let Some(pointer) = two_byte_pointer(b, b2) else {
+                break;
+            };
+            let cp = GB18030_DECODE[pointer];
+            if cp == 0 || !sink.put(cp as u32) {
+                break;
+            }
+            i += 2;
+        }
+        i
+    }
+}
+
+/// The 18 rows of the gb18030 encoder's step 5 table (Private Use code points kept on their
+/// GB18030-2005 two-byte sequences), sorted by code point.
+const PUA_SIDE_TABLE: [(u16, [u8; 2]); 18] = [
+    (0xE78D, [0xA6, 0xD9]),
+    (0xE78E, [0xA6, 0xDA]),
+    (0xE78F, [0xA6, 0xDB]),
+    (0xE790, [0xA6, 0xDC]),
+    (0xE791, [0xA6, 0xDD]),
+    (0xE792, [0xA6, 0xDE]),
+    (0xE793, [0xA6, 0xDF]),
+    (0xE794, [0xA6, 0xEC]),
+    (0xE795, [0xA6, 0xED]),
+    (0xE796, [0xA6, 0xF3]),
+    (0xE81E, [0xFE, 0x59]),
+    (0xE826, [0xFE, 0x61]),
+    (0xE82B, [0xFE, 0x66]),
+    (0xE82C, [0xFE, 0x67]),
+    (0xE832, [0xFE, 0x6D]),
+    (0xE843, [0xFE, 0x7E]),
+    (0xE854, [0xFE, 0x90]),
+    (0xE864, [0xFE, 0xA0]),
+];
+
+/// The gb18030 encoder's state: "is GBK".
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Gb18030Encoder {
+    is_gbk: bool,
 }
 
 impl Gb18030Encoder {
-    pub(crate) fn new(_is_gbk: bool) -> Self {
-        Gb18030Encoder
+    pub(crate) fn new(is_gbk: bool) -> Self {
+        Gb18030Encoder { is_gbk }
+    }
+}
+
+impl EncodeHandler for Gb18030Encoder {
+    // "gb18030 encoder" handler (step 1, end-of-queue, is the default `end`).
+    #[inline(always)]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        // 2. If codePoint is an ASCII code point, then return a byte whose value is codePoint.
+        if code_point < 0x80 {
+            return EncStep::one(code_point as u8);
+        }
+        // 3. If codePoint is U+E5E5, then return error with codePoint.
+        if code_point == 0xE5E5 {
+            return EncStep::Error(code_point);
+        }
+        // 4. If is GBK is true and codePoint is U+20AC (€), then return byte 0x80.
+        if self.is_gbk && code_point == 0x20AC {
+            return EncStep::one(0x80);
+        }
+        // 5. If there is a row in the table whose first column is codePoint, then return the
+        //    two bytes on the same row listed in the second column.
+        if (0xE78D..=0xE864).contains(&code_point) {
+            if let Ok(i) = PUA_SIDE_TABLE.binary_search_by_key(&(code_point as u16), |&(c, _)| c) {
+                let [a, b] = PUA_SIDE_TABLE[i].1;
+                return EncStep::two(a, b);
+            }
+        }
+        // 6. Let pointer be the index pointer for codePoint in index gb18030.
+        // 7. If pointer is non-null:
+        if let Some(pointer) = GB18030_ENCODE.get(code_point) {
+            // 7.1. Let leading be pointer / 190 + 0x81.
+            let leading = (pointer / 190) as u8 + 0x81;
+            // 7.2. Let trailing be pointer % 190.
+            let trailing = (pointer % 190) as u8;
+            // 7.3. Let offset be 0x40 if trailing is less than 0x3F, otherwise 0x41.
+            let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+            // 7.4. Return two bytes whose values are leading and trailing + offset.
+            return EncStep::two(leading, trailing + offset);
+        }
+        // 8. If is GBK is true, then return error with codePoint.
+        if self.is_gbk {
+            return EncStep::Error(code_point);
+        }
+        // 9. Set pointer to the index gb18030 ranges pointer for codePoint.
+        let mut pointer = ranges_pointer(code_point);
+        // 10. Let byte1 be pointer / (10 × 126 × 10).
+        let byte1 = pointer / (10 * 126 * 10);
+        // 11. Set pointer to pointer % (10 × 126 × 10).
+        pointer %= 10 * 126 * 10;
+        // 12. Let byte2 be pointer / (10 × 126).
+        let byte2 = pointer / (10 * 126);
+        // 13. Set pointer to pointer % (10 × 126).
+        pointer %= 10 * 126;
+        // 14. Let byte3 be pointer / 10.
+        let byte3 = pointer / 10;
+        // 15. Let byte4 be pointer % 10.
+        let byte4 = pointer % 10;
+        // 16. Return four bytes whose values are byte1 + 0x81, byte2 + 0x30, byte3 + 0x81,
+        //     byte4 + 0x30.
+        EncStep::Bytes {
+            buf: [
+                byte1 as u8 + 0x81,
+                byte2 as u8 + 0x30,
+                byte3 as u8 + 0x81,
+                byte4 as u8 + 0x30,
+            ],
+            len: 4,
+        }
+    }
+
+    fn ascii_is_identity(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let bytes = src.as_bytes();
+        let (mut r, mut w) = (0, 0);
+        while r < bytes.len() {
+            let b = bytes[r];
+            if b < 0x80 {
+                let n = crate::simd::copy_ascii_to_ascii(&bytes[r..], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            let (cp, len) = decode_utf8_at(bytes, r);
+            let EncStep::Bytes { buf, len: out } = self.handle(cp) else {
+                break;
+            };
+            let Some(d) = dst.get_mut(w..w + out as usize) else {
+                break;
+            };
+            d.copy_from_slice(&buf[..out as usize]);
+            w += out as usize;
+            r += len;
+        }
+        (r, w)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        let (mut r, mut w) = (0, 0);
+        while r < src.len() {
+            let u = src[r];
+            if u < 0x80 {
+                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            let Some((cp, units)) = decode_utf16_at(src, r) else {
+                break;
+            };
+            let EncStep::Bytes { buf, len: out } = self.handle(cp) else {
+                break;
+            };
+            let Some(d) = dst.get_mut(w..w + out as usize) else {
+                break;
+            };
+            d.copy_from_slice(&buf[..out as usize]);
+            w += out as usize;
+            r += units;
+        }
+        (r, w)
+    }
+}
+
+/// The scalar value of the (valid) non-ASCII UTF-8 sequence at `s[i..]` and its length.
+#[inline(always)]
+pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
+    let b0 = s[i] as u32;
+    if b0 < 0xE0 {
+        (((b0 & 0x1F) << 6) | (s[i + 1] as u32 & 0x3F), 2)
+    } else if b0 < 0xF0 {
+        (
+            ((b0 & 0x0F) << 12) | ((s[i + 1] as u32 & 0x3F) << 6) | (s[i + 2] as u32 & 0x3F),
+            3,
+        )
+    } else {
+        (
+            ((b0 & 0x07) << 18)
+                | ((s[i + 1] as u32 & 0x3F) << 12)
+                | ((s[i + 2] as u32 & 0x3F) << 6)
+                | (s[i + 3] as u32 & 0x3F),
+            4,
+        )
+    }
+}
+
+/// The scalar value at `s[i..]` and its length in units; `None` for a lone surrogate (or a
+/// leading surrogate ending `s`), which the fast paths leave to the driver.
+#[inline(always)]
+pub(crate) fn decode_utf16_at(s: &[u16], i: usize) -> Option<(u32, usize)> {
+    let u = s[i] as u32;
+    if !(0xD800..0xE000).contains(&u) {
+        return Some((u, 1));
+    }
+    if u >= 0xDC00 {
+        return None;
+    }
+    match s.get(i + 1) {
+        Some(&t) if (0xDC00..0xE000).contains(&t) => {
+            Some((0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2))
+        }
+        _ => None,
     }
 }

@@ -1,39 +1,555 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! ISO-2022-JP ("ISO-2022-JP decoder", "ISO-2022-JP encoder").
 
-use crate::decoder::{DecodeHandler, Step};
+use super::euc_jp::index_code_point;
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
+use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 
+/// "ISO-2022-JP decoder state" (and "ISO-2022-JP decoder output state", which only ever holds
+/// one of the first four).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum DecState {
+    #[default]
+    Ascii,
+    Roman,
+    Katakana,
+    LeadingByte,
+    TrailingByte,
+    EscapeStart,
+    Escape,
+}
+
+/// The ISO-2022-JP decoder's state: "ISO-2022-JP decoder state", "ISO-2022-JP decoder output
+/// state", "ISO-2022-JP leading" and "ISO-2022-JP output".
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Iso2022JpDecoder;
+pub(crate) struct Iso2022JpDecoder {
+    state: DecState,
+    output_state: DecState,
+    leading: u8,
+    output: bool,
+}
 
-impl DecodeHandler for Iso2022JpDecoder {
-    fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
-        }
-    }
-    fn end(&mut self) -> Step {
-        Step::Finished
-    }
-    fn held(&self) -> usize {
-        0
+/// The state an escape sequence ESC `leading` `byte` selects ("Escape" steps 3 to 6), or
+/// `None`.
+#[inline(always)]
+fn escape_state(leading: u8, byte: u8) -> Option<DecState> {
+    match (leading, byte) {
+        // 3. 0x28 0x42 (B): ASCII.
+        (0x28, 0x42) => Some(DecState::Ascii),
+        // 4. 0x28 0x4A (J): Roman.
+        (0x28, 0x4A) => Some(DecState::Roman),
+        // 5. 0x28 0x49 (I): katakana.
+        (0x28, 0x49) => Some(DecState::Katakana),
+        // 6. 0x24 0x40 (@) or 0x24 0x42 (B): leading byte.
+        (0x24, 0x40) | (0x24, 0x42) => Some(DecState::LeadingByte),
+        _ => None,
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Iso2022JpEncoder;
+/// The jis0208 code point for an ISO-2022-JP pair, both bytes in 0x21..=0x7E.
+#[inline(always)]
+fn jis0208_pair(leading: u8, byte: u8) -> Option<u32> {
+    // Trailing byte, 0x21 to 0x7E, steps 2 and 3: pointer is
+    // (leading - 0x21) × 94 + byte - 0x21; its index code point in index jis0208.
+    index_code_point(&JIS0208_DECODE, (leading as usize - 0x21) * 94 + byte as usize - 0x21)
+}
 
-impl EncodeHandler for Iso2022JpEncoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
+/// The length of the prefix of `s` made of ASCII bytes other than 0x0E, 0x0F and 0x1B (the
+/// bytes the ASCII state returns as themselves).
+#[inline(always)]
+fn plain_ascii_len(s: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    #[inline(always)]
+    fn has_zero_byte(x: u64) -> bool {
+        x.wrapping_sub(ONES) & !x & HIGH != 0
+    }
+    let mut i = 0;
+    while i + 8 <= s.len() {
+        let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+        if w & HIGH != 0 || has_zero_byte(w ^ (ONES * 0x1B)) || has_zero_byte((w & (ONES * 0xFE)) ^ (ONES * 0x0E)) {
+            break;
+        }
+        i += 8;
+    }
+    while i < s.len() && s[i] < 0x80 && !matches!(s[i], 0x0E | 0x0F | 0x1B) {
+        i += 1;
+    }
+    i
+}
+
+impl DecodeHandler for Iso2022JpDecoder {
+    // "ISO-2022-JP decoder" handler, switching on ISO-2022-JP decoder state.
+    #[inline]
+    fn handle(&mut self, byte: u8) -> Step {
+        match self.state {
+            // ASCII.
+            DecState::Ascii => match byte {
+                // 0x1B: state = escape start, return continue.
+                0x1B => {
+                    self.state = DecState::EscapeStart;
+                    Step::Continue
+                }
+                // 0x00..=0x7F excluding 0x0E, 0x0F and 0x1B: output = false, return byte.
+                0x00..=0x7F if byte != 0x0E && byte != 0x0F => {
+                    self.output = false;
+                    Step::Emit(byte as u32)
+                }
+                // Otherwise: output = false, return error.
+                _ => {
+                    self.output = false;
+                    Step::ERROR
+                }
+            },
+            // Roman.
+            DecState::Roman => match byte {
+                // 0x1B: state = escape start, return continue.
+                0x1B => {
+                    self.state = DecState::EscapeStart;
+                    Step::Continue
+                }
+                // 0x5C: output = false, return U+00A5 (¥).
+                0x5C => {
+                    self.output = false;
+                    Step::Emit(0xA5)
+                }
+                // 0x7E: output = false, return U+203E (‾).
+                0x7E => {
+                    self.output = false;
+                    Step::Emit(0x203E)
+                }
+                // 0x00..=0x7F excluding 0x0E, 0x0F, 0x1B, 0x5C and 0x7E: output = false,
+                // return byte.
+                0x00..=0x7F if byte != 0x0E && byte != 0x0F => {
+                    self.output = false;
+                    Step::Emit(byte as u32)
+                }
+                // Otherwise: output = false, return error.
+                _ => {
+                    self.output = false;
+                    Step::ERROR
+                }
+            },
+            // katakana.
+            DecState::Katakana => match byte {
+                // 0x1B: state = escape start, return continue.
+                0x1B => {
+                    self.state = DecState::EscapeStart;
+                    Step::Continue
+                }
+                // 0x21..=0x5F: output = false, return 0xFF61 - 0x21 + byte.
+                0x21..=0x5F => {
+                    self.output = false;
+                    Step::Emit(0xFF61 - 0x21 + byte as u32)
+                }
+                // Otherwise: output = false, return error.
+                _ => {
+                    self.output = false;
+                    Step::ERROR
+                }
+            },
+            // Leading byte.
+            DecState::LeadingByte => match byte {
+                // 0x1B: state = escape start, return continue.
+                0x1B => {
+                    self.state = DecState::EscapeStart;
+                    Step::Continue
+                }
+                // 0x21..=0x7E: output = false, leading = byte, state = trailing byte,
+                // return continue.
+                0x21..=0x7E => {
+                    self.output = false;
+                    self.leading = byte;
+                    self.state = DecState::TrailingByte;
+                    Step::Continue
+                }
+                // Otherwise: output = false, return error.
+                _ => {
+                    self.output = false;
+                    Step::ERROR
+                }
+            },
+            // Trailing byte.
+            DecState::TrailingByte => match byte {
+                // 0x1B: state = escape start, return error (nothing restored; the output
+                // state is still leading byte).
+                0x1B => {
+                    self.state = DecState::EscapeStart;
+                    Step::ERROR
+                }
+                // 0x21..=0x7E:
+                0x21..=0x7E => {
+                    // 1. state = leading byte.
+                    self.state = DecState::LeadingByte;
+                    // 2-5. The code point for the pointer in index jis0208, or error if null.
+                    match jis0208_pair(self.leading, byte) {
+                        Some(cp) => Step::Emit(cp),
+                        None => Step::ERROR,
+                    }
+                }
+                // Otherwise: state = leading byte, return error.
+                _ => {
+                    self.state = DecState::LeadingByte;
+                    Step::ERROR
+                }
+            },
+            // Escape start.
+            DecState::EscapeStart => {
+                // 1. If byte is 0x24 or 0x28: leading = byte, state = escape, return
+                //    continue.
+                if byte == 0x24 || byte == 0x28 {
+                    self.leading = byte;
+                    self.state = DecState::Escape;
+                    return Step::Continue;
+                }
+                // 2. Restore byte to ioQueue (byte is not end-of-queue here).
+                // 3. output = false, state = output state, return error.
+                self.output = false;
+                self.state = self.output_state;
+                Step::error_restoring(byte)
+            }
+            // Escape.
+            DecState::Escape => {
+                // 1. Let leading be ISO-2022-JP leading and set ISO-2022-JP leading to 0x00.
+                let leading = self.leading;
+                self.leading = 0x00;
+                // 2-6. Let state be the state the escape sequence selects, if any.
+                // 7. If state is non-null:
+                if let Some(state) = escape_state(leading, byte) {
+                    // 7.1. Set decoder state and decoder output state to state.
+                    self.state = state;
+                    self.output_state = state;
+                    // 7.2-7.3. Let output be ISO-2022-JP output; set it to true.
+                    let output = self.output;
+                    self.output = true;
+                    // 7.4. Return continue if output is false, and error otherwise.
+                    return if output { Step::ERROR } else { Step::Continue };
+                }
+                // 8. Restore « leading, byte » to ioQueue (byte is not end-of-queue here).
+                // 9. output = false, state = output state, return error.
+                self.output = false;
+                self.state = self.output_state;
+                Step::Error { n: 2, bytes: [leading, byte, 0] }
+            }
         }
     }
+
+    fn end(&mut self) -> Step {
+        match self.state {
+            // ASCII, Roman, katakana, leading byte: end-of-queue returns finished.
+            DecState::Ascii | DecState::Roman | DecState::Katakana | DecState::LeadingByte => Step::Finished,
+            // Trailing byte, end-of-queue: state = leading byte, return error.
+            DecState::TrailingByte => {
+                self.state = DecState::LeadingByte;
+                Step::ERROR
+            }
+            // Escape start, end-of-queue: step 2 restores nothing; step 3: output = false,
+            // state = output state, return error.
+            DecState::EscapeStart => {
+                self.output = false;
+                self.state = self.output_state;
+                Step::ERROR
+            }
+            // Escape, end-of-queue: steps 1-7 find no state; step 8 restores leading;
+            // step 9: output = false, state = output state, return error.
+            DecState::Escape => {
+                let leading = self.leading;
+                self.leading = 0x00;
+                self.output = false;
+                self.state = self.output_state;
+                Step::Error { n: 1, bytes: [leading, 0, 0] }
+            }
+        }
+    }
+
+    fn held(&self) -> usize {
+        match self.state {
+            DecState::EscapeStart | DecState::TrailingByte => 1,
+            DecState::Escape => 2,
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        let mut i = 0;
+        loop {
+            // The run of bytes the current state decodes without errors.
+            match self.state {
+                DecState::Ascii => {
+                    let n = plain_ascii_len(&src[i..]);
+                    if n > 0 {
+                        let m = sink.put_ascii_run(&src[i..i + n]);
+                        if m > 0 {
+                            self.output = false;
+                        }
+                        i += m;
+                        if m < n {
+                            return i;
+                        }
+                    }
+                }
+                DecState::Roman => {
+                    while let Some(&b) = src.get(i) {
+                        let cp = match b {
+                            0x5C => 0xA5,
+                            0x7E => 0x203E,
+                            0x00..=0x7F if !matches!(b, 0x0E | 0x0F | 0x1B) => b as u32,
+                            _ => break,
+                        };
+                        if !sink.put(cp) {
+                            return i;
+                        }
+                        self.output = false;
+                        i += 1;
+                    }
+                }
+                DecState::Katakana => {
+                    while let Some(&b) = src.get(i) {
+                        if !(0x21..=0x5F).contains(&b) {
+                            break;
+                        }
+                        if !sink.put(0xFF61 - 0x21 + b as u32) {
+                            return i;
+                        }
+                        self.output = false;
+                        i += 1;
+                    }
+                }
+                DecState::LeadingByte => {
+                    while i + 1 < src.len() {
+                        let (l, t) = (src[i], src[i + 1]);
+                        if !(0x21..=0x7E).contains(&l) || !(0x21..=0x7E).contains(&t) {
+                            break;
+                        }
+                        let Some(cp) = jis0208_pair(l, t) else { break };
+                        if !sink.put(cp) {
+                            return i;
+                        }
+                        self.output = false;
+                        self.leading = l;
+                        i += 2;
+                    }
+                }
+                _ => return i,
+            }
+            // A complete escape sequence that switches state without an error (output is
+            // false): the same as the escape start and escape states' steps.
+            if self.output || src.get(i) != Some(&0x1B) {
+                return i;
+            }
+            let (Some(&l), Some(&b)) = (src.get(i + 1), src.get(i + 2)) else {
+                return i;
+            };
+            let Some(state) = escape_state(l, b) else {
+                return i;
+            };
+            self.state = state;
+            self.output_state = state;
+            self.leading = 0x00;
+            self.output = true;
+            i += 3;
+        }
+    }
+}
+
+/// "ISO-2022-JP encoder state".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum EncState {
+    #[default]
+    Ascii,
+    Roman,
+    Jis0208,
+}
+
+/// The ISO-2022-JP encoder's state: "ISO-2022-JP encoder state".
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Iso2022JpEncoder {
+    state: EncState,
+}
+
+const ESC_ASCII: [u8; 3] = [0x1B, 0x28, 0x42];
+const ESC_ROMAN: [u8; 3] = [0x1B, 0x28, 0x4A];
+const ESC_JIS0208: [u8; 3] = [0x1B, 0x24, 0x42];
+
+/// The length of the prefix of `s` made of ASCII other than U+000E, U+000F and U+001B.
+#[inline(always)]
+fn plain_ascii_len16(s: &[u16]) -> usize {
+    s.iter().position(|&u| u >= 0x80 || matches!(u, 0x0E | 0x0F | 0x1B)).unwrap_or(s.len())
+}
+
+impl Iso2022JpEncoder {
+    /// Encodes `code_point` through [`handle`](EncodeHandler::handle) into `dst[*w..]`,
+    /// escapes included, only if that succeeds without an error and fits whole; otherwise
+    /// leaves the state and `*w` as they were and returns false.
+    #[inline(always)]
+    fn put(&mut self, code_point: u32, dst: &mut [u8], w: &mut usize) -> bool {
+        let (snap, snap_w) = (*self, *w);
+        loop {
+            let (buf, len, again) = match self.handle(code_point) {
+                EncStep::Bytes { buf, len } => (buf, len as usize, false),
+                EncStep::Again(esc) => ([esc[0], esc[1], esc[2], 0], 3, true),
+                _ => break,
+            };
+            let Some(out) = dst.get_mut(*w..*w + len) else { break };
+            out.copy_from_slice(&buf[..len]);
+            *w += len;
+            if !again {
+                return true;
+            }
+        }
+        *self = snap;
+        *w = snap_w;
+        false
+    }
+}
+
+impl EncodeHandler for Iso2022JpEncoder {
+    // "ISO-2022-JP encoder" handler (steps 3 to 15; steps 1 and 2 are `end`).
+    #[inline]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        let mut code_point = code_point;
+        // 3. If state is ASCII or Roman and codePoint is U+000E, U+000F or U+001B, return
+        //    error with U+FFFD.
+        if self.state != EncState::Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
+            return EncStep::Error(0xFFFD);
+        }
+        // 4. If state is ASCII and codePoint is an ASCII code point, return it as a byte.
+        if self.state == EncState::Ascii && code_point < 0x80 {
+            return EncStep::one(code_point as u8);
+        }
+        // 5. If state is Roman and codePoint is an ASCII code point other than U+005C and
+        //    U+007E, or is U+00A5 or U+203E:
+        if self.state == EncState::Roman
+            && ((code_point < 0x80 && code_point != 0x5C && code_point != 0x7E) || code_point == 0xA5 || code_point == 0x203E)
+        {
+            // 5.1. ASCII code point: return it as a byte.
+            if code_point < 0x80 {
+                return EncStep::one(code_point as u8);
+            }
+            // 5.2. U+00A5 (¥): return byte 0x5C.
+            if code_point == 0xA5 {
+                return EncStep::one(0x5C);
+            }
+            // 5.3. U+203E (‾): return byte 0x7E.
+            return EncStep::one(0x7E);
+        }
+        // 6. If codePoint is an ASCII code point and state is not ASCII: restore codePoint,
+        //    state = ASCII, return 0x1B 0x28 0x42.
+        if code_point < 0x80 && self.state != EncState::Ascii {
+            self.state = EncState::Ascii;
+            return EncStep::Again(ESC_ASCII);
+        }
+        // 7. If codePoint is U+00A5 or U+203E and state is not Roman: restore codePoint,
+        //    state = Roman, return 0x1B 0x28 0x4A.
+        if (code_point == 0xA5 || code_point == 0x203E) && self.state != EncState::Roman {
+            self.state = EncState::Roman;
+            return EncStep::Again(ESC_ROMAN);
+        }
+        // 8. U+2212 (−) is set to U+FF0D (－).
+        if code_point == 0x2212 {
+            code_point = 0xFF0D;
+        }
+        // 9. U+FF61..=U+FF9F is set to its index code point in index ISO-2022-JP katakana.
+        if (0xFF61..=0xFF9F).contains(&code_point) {
+            code_point = ISO_2022_JP_KATAKANA[(code_point - 0xFF61) as usize] as u32;
+        }
+        // 10. pointer: the index pointer for codePoint in index jis0208.
+        let Some(pointer) = JIS0208_ENCODE.get(code_point) else {
+            // 11.1. If pointer is null and state is jis0208: restore codePoint, state =
+            //       ASCII, return 0x1B 0x28 0x42.
+            if self.state == EncState::Jis0208 {
+                self.state = EncState::Ascii;
+                return EncStep::Again(ESC_ASCII);
+            }
+            // 11.2. Return error with codePoint (never a substituted one: U+FF0D and the
+            //       katakana index's code points all have pointers).
+            return EncStep::Error(code_point);
+        };
+        // 12. If state is not jis0208: restore codePoint, state = jis0208, return
+        //     0x1B 0x24 0x42. (Restoring the substituted code point or the original one
+        //     gives the same bytes next time.)
+        if self.state != EncState::Jis0208 {
+            self.state = EncState::Jis0208;
+            return EncStep::Again(ESC_JIS0208);
+        }
+        // 13-15. leading = pointer / 94 + 0x21, trailing = pointer % 94 + 0x21.
+        EncStep::two((pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8)
+    }
+
+    fn end(&mut self) -> EncStep {
+        // 1. End-of-queue and state is not ASCII: state = ASCII, return 0x1B 0x28 0x42.
+        if self.state != EncState::Ascii {
+            self.state = EncState::Ascii;
+            return EncStep::Bytes { buf: [0x1B, 0x28, 0x42, 0], len: 3 };
+        }
+        // 2. End-of-queue and state is ASCII: return finished.
+        EncStep::Finished
+    }
+
     fn ascii_is_identity(&self) -> bool {
-        true
+        // Even in the ASCII state, U+000E, U+000F and U+001B are errors (step 3).
+        false
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let s = src.as_bytes();
+        let (mut r, mut w) = (0usize, 0usize);
+        while r < s.len() {
+            let b = s[r];
+            if self.state == EncState::Ascii && b < 0x80 {
+                // Step 4, a run at a time.
+                let n = plain_ascii_len(&s[r..]);
+                let n = crate::simd::copy_ascii_to_ascii(&s[r..r + n], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            // `src` is valid UTF-8 and `r` is a character boundary.
+            let (cp, len) = if b < 0x80 {
+                (b as u32, 1)
+            } else if b < 0xE0 {
+                (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
+            } else if b < 0xF0 {
+                (((b as u32 & 0x0F) << 12) | ((s[r + 1] as u32 & 0x3F) << 6) | (s[r + 2] as u32 & 0x3F), 3)
+            } else {
+                // Supplementary: never in index jis0208.
+                break;
+            };
+            if !self.put(cp, dst, &mut w) {
+                break;
+            }
+            r += len;
+        }
+        (r, w)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        let (mut r, mut w) = (0usize, 0usize);
+        while r < src.len() {
+            let u = src[r];
+            if self.state == EncState::Ascii && u < 0x80 {
+                // Step 4, a run at a time.
+                let n = plain_ascii_len16(&src[r..]);
+                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..r + n], &mut dst[w..]);
+                if n == 0 {
+                    break;
+                }
+                r += n;
+                w += n;
+                continue;
+            }
+            if (0xD800..0xE000).contains(&u) || !self.put(u as u32, dst, &mut w) {
+                break;
+            }
+            r += 1;
+        }
+        (r, w)
     }
 }

@@ -1,39 +1,196 @@
-//! SCAFFOLD (temporary, being replaced now): ASCII only.
+//! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
-use crate::decoder::{DecodeHandler, Step};
+use super::euc_jp::{index_code_point, run_utf16_with, run_utf8_with, Mapped};
+use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
 
+/// The Shift_JIS decoder's state: "Shift_JIS leading".
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ShiftJisDecoder;
+pub(crate) struct ShiftJisDecoder {
+    leading: u8,
+}
+
+/// Steps 3.4 to 3.9 of the "Shift_JIS decoder" handler for a pair: the code point, or `None`
+/// for steps 3.10-3.11 (error, restoring `byte` if it is an ASCII byte).
+#[inline(always)]
+fn decode_pair(leading: u8, byte: u8) -> Option<u32> {
+    // 3.4. offset is 0x40 if byte is less than 0x7F, otherwise 0x41.
+    let offset = if byte < 0x7F { 0x40 } else { 0x41 };
+    // 3.5. leadingOffset is 0x81 if leading is less than 0xA0, otherwise 0xC1.
+    let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
+    // 3.6. If byte is in 0x40..=0x7E or 0x80..=0xFC, pointer is
+    //      (leading - leadingOffset) × 188 + byte - offset.
+    if !matches!(byte, 0x40..=0x7E | 0x80..=0xFC) {
+        // 3.8. codePoint is null when pointer is null.
+        return None;
+    }
+    let pointer = (leading as usize - leading_offset) * 188 + byte as usize - offset;
+    // 3.7. If pointer is in 8836..=10715, return 0xE000 - 8836 + pointer (EUDC).
+    if (8836..=10715).contains(&pointer) {
+        return Some((0xE000 - 8836 + pointer) as u32);
+    }
+    // 3.8-3.9. The index code point for pointer in index jis0208, if non-null.
+    index_code_point(&JIS0208_DECODE, pointer)
+}
 
 impl DecodeHandler for ShiftJisDecoder {
+    // "Shift_JIS decoder" handler (steps 3 to 7; steps 1 and 2 are `end`).
+    #[inline]
     fn handle(&mut self, byte: u8) -> Step {
-        if byte < 0x80 {
-            Step::Emit(byte as u32)
-        } else {
-            Step::ERROR
+        // 3. If Shift_JIS leading is not 0x00:
+        if self.leading != 0x00 {
+            // 3.1-3.2. Let leading be Shift_JIS leading; set Shift_JIS leading to 0x00.
+            let leading = self.leading;
+            self.leading = 0x00;
+            // 3.3-3.9.
+            if let Some(cp) = decode_pair(leading, byte) {
+                return Step::Emit(cp);
+            }
+            // 3.10. If byte is an ASCII byte, restore byte to ioQueue.
+            // 3.11. Return error.
+            if byte < 0x80 {
+                return Step::error_restoring(byte);
+            }
+            return Step::ERROR;
         }
+        // 4. If byte is an ASCII byte or 0x80, return a code point whose value is byte.
+        if byte <= 0x80 {
+            return Step::Emit(byte as u32);
+        }
+        // 5. If byte is in 0xA1..=0xDF, return 0xFF61 - 0xA1 + byte.
+        if (0xA1..=0xDF).contains(&byte) {
+            return Step::Emit(0xFF61 - 0xA1 + byte as u32);
+        }
+        // 6. If byte is in 0x81..=0x9F or 0xE0..=0xFC: leading = byte, return continue.
+        if matches!(byte, 0x81..=0x9F | 0xE0..=0xFC) {
+            self.leading = byte;
+            return Step::Continue;
+        }
+        // 7. Return error.
+        Step::ERROR
     }
+
     fn end(&mut self) -> Step {
+        // 1. End-of-queue and leading is not 0x00: leading = 0x00, return error.
+        if self.leading != 0x00 {
+            self.leading = 0x00;
+            return Step::ERROR;
+        }
+        // 2. End-of-queue and leading is 0x00: return finished.
         Step::Finished
     }
+
     fn held(&self) -> usize {
-        0
+        usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
+        if self.leading != 0 {
+            return 0;
+        }
+        let mut i = 0;
+        while i < src.len() {
+            let b = src[i];
+            if b < 0x80 {
+                // Step 4, a run at a time.
+                let n = sink.put_ascii_run(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            let (cp, len) = match b {
+                // Step 6 then step 3 with a code point.
+                0x81..=0x9F | 0xE0..=0xFC => {
+                    let Some(&t) = src.get(i + 1) else { break };
+                    match decode_pair(b, t) {
+                        Some(cp) => (cp, 2),
+                        None => break,
+                    }
+                }
+                // Step 5.
+                0xA1..=0xDF => (0xFF61 - 0xA1 + b as u32, 1),
+                // Step 4 (0x80).
+                0x80 => (0x80, 1),
+                _ => break,
+            };
+            if !sink.put(cp) {
+                break;
+            }
+            i += len;
+        }
+        i
     }
 }
 
+/// The Shift_JIS encoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ShiftJisEncoder;
 
-impl EncodeHandler for ShiftJisEncoder {
-    fn handle(&mut self, cp: u32) -> EncStep {
-        if cp < 0x80 {
-            EncStep::one(cp as u8)
-        } else {
-            EncStep::Error(cp)
-        }
+/// "Shift_JIS encoder" handler steps 2 to 13 for a scalar value that is not ASCII.
+#[inline(always)]
+fn shift_jis_map(code_point: u32) -> Mapped {
+    // 2. U+0080 -> byte 0x80 (ASCII code points are handled by the caller).
+    if code_point == 0x80 {
+        return Mapped::one(0x80);
     }
+    // 3. U+00A5 (¥) -> byte 0x5C.
+    if code_point == 0xA5 {
+        return Mapped::one(0x5C);
+    }
+    // 4. U+203E (‾) -> byte 0x7E.
+    if code_point == 0x203E {
+        return Mapped::one(0x7E);
+    }
+    // 5. U+FF61..=U+FF9F -> byte codePoint - 0xFF61 + 0xA1.
+    if (0xFF61..=0xFF9F).contains(&code_point) {
+        return Mapped::one((code_point - 0xFF61 + 0xA1) as u8);
+    }
+    // 6. U+2212 (−) is set to U+FF0D (－).
+    let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+    // 7. pointer: the index Shift_JIS pointer for codePoint (index jis0208 without the
+    //    pointers 8272..=8835).
+    // 8. If pointer is null, return error with codePoint (U+FF0D always has a pointer).
+    let Some(pointer) = SHIFT_JIS_ENCODE.get(code_point) else {
+        return Mapped::NONE;
+    };
+    // 9. leading = pointer / 188.
+    let leading = pointer / 188;
+    // 10. leadingOffset = 0x81 if leading is less than 0x1F, otherwise 0xC1.
+    let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
+    // 11. trailing = pointer % 188.
+    let trailing = pointer % 188;
+    // 12. offset = 0x40 if trailing is less than 0x3F, otherwise 0x41.
+    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+    // 13. Return leading + leadingOffset, trailing + offset.
+    Mapped::two((leading + leading_offset) as u8, (trailing + offset) as u8)
+}
+
+impl EncodeHandler for ShiftJisEncoder {
+    // "Shift_JIS encoder" handler (step 1, end-of-queue, is the default `end`).
+    #[inline]
+    fn handle(&mut self, code_point: u32) -> EncStep {
+        // 2. ASCII code point -> byte (U+0080 in `shift_jis_map`).
+        if code_point < 0x80 {
+            return EncStep::one(code_point as u8);
+        }
+        shift_jis_map(code_point).step(code_point)
+    }
+
     fn ascii_is_identity(&self) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        run_utf8_with(src, dst, shift_jis_map)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        run_utf16_with(src, dst, shift_jis_map)
     }
 }

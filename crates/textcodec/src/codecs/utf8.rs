@@ -122,6 +122,12 @@ impl DecodeHandler for Utf8Decoder {
         if self.bytes_needed != 0 {
             return 0;
         }
+        if let Some((dst, pos)) = sink.utf8_parts() {
+            // UTF-8 to UTF-8: validate and copy.
+            let n = crate::simd::copy_valid_utf8(src, &mut dst[*pos..]);
+            *pos += n;
+            return n;
+        }
         let mut i = 0;
         while i < src.len() {
             if src[i] < 0x80 {

@@ -1,31 +1,139 @@
 //! Fast paths for the hot loops, behind one interface. This module is the only place in the
 //! crate allowed to contain `unsafe` code; every block carries a `// SAFETY:` comment.
 //!
-//! Each kernel has a portable scalar implementation, which is always compiled and tested;
-//! vector implementations are chosen at run time from the CPU's features.
+//! Each kernel has a portable scalar implementation ([`scalar`]), always compiled and tested,
+//! and x86-64 implementations for SSE2 and AVX2 ([`x86`]). The level is detected once at run
+//! time (with the `std` feature; without it, from the compile-time target features) and can
+//! be forced lower for testing with [`set_level`].
 
-/// Copies the longest ASCII prefix of `src` that fits in `dst` as bytes; returns its length.
-#[inline]
-pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
-    scalar::copy_ascii_to_ascii(src, dst)
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A SIMD dispatch level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Level {
+    /// Portable code only.
+    Scalar = 1,
+    /// x86-64 SSE2 (the x86-64 baseline).
+    Sse2 = 2,
+    /// x86-64 AVX2.
+    Avx2 = 3,
+}
+
+const UNKNOWN: u8 = 0;
+static LEVEL: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// The best level this CPU supports.
+pub fn detected_level() -> Level {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[cfg(feature = "std")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                return Level::Avx2;
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            if cfg!(target_feature = "avx2") {
+                return Level::Avx2;
+            }
+        }
+        Level::Sse2
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Level::Scalar
+    }
+}
+
+/// The level in use.
+#[inline(always)]
+pub fn level() -> Level {
+    match LEVEL.load(Ordering::Relaxed) {
+        1 => Level::Scalar,
+        2 => Level::Sse2,
+        3 => Level::Avx2,
+        _ => {
+            let l = detected_level();
+            LEVEL.store(l as u8, Ordering::Relaxed);
+            l
+        }
+    }
+}
+
+/// Forces the dispatch level (capped at what the CPU supports); returns the level now in use.
+/// For tests and benchmarks: every level must give the same results.
+pub fn set_level(wanted: Level) -> Level {
+    let l = wanted.min(detected_level());
+    LEVEL.store(l as u8, Ordering::Relaxed);
+    l
 }
 
 /// Copies the longest ASCII prefix of `src` that fits in `dst` as bytes; returns its length.
-#[inline]
+#[inline(always)]
+pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
+    copy_ascii_to_ascii(src, dst)
+}
+
+/// Copies the longest ASCII prefix of `src` that fits in `dst`; returns its length.
+#[inline(always)]
 pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 {
+        return match level() {
+            Level::Avx2 => x86::copy_ascii_avx2(src, dst),
+            Level::Sse2 => x86::copy_ascii_sse2(src, dst),
+            Level::Scalar => scalar::copy_ascii_to_ascii(src, dst),
+        };
+    }
     scalar::copy_ascii_to_ascii(src, dst)
 }
 
 /// Widens the longest ASCII prefix of `src` that fits in `dst`; returns its length.
-#[inline]
+#[inline(always)]
 pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 {
+        return match level() {
+            Level::Avx2 => x86::widen_ascii_avx2(src, dst),
+            Level::Sse2 => x86::widen_ascii_sse2(src, dst),
+            Level::Scalar => scalar::copy_ascii_to_utf16(src, dst),
+        };
+    }
     scalar::copy_ascii_to_utf16(src, dst)
 }
 
 /// Narrows the longest prefix of `src` below U+0080 that fits in `dst`; returns its length.
-#[inline]
+#[inline(always)]
 pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 {
+        return match level() {
+            Level::Avx2 | Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
+            Level::Scalar => scalar::copy_utf16_ascii_to_ascii(src, dst),
+        };
+    }
     scalar::copy_utf16_ascii_to_ascii(src, dst)
+}
+
+/// Copies the longest prefix of `src` that is complete, valid UTF-8 (by the spec's UTF-8
+/// decoder: it ends at a character boundary) and fits in `dst`; returns its length.
+#[inline(always)]
+pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if n >= 64 && level() == Level::Avx2 {
+        return x86::copy_valid_utf8_avx2(src, dst);
+    }
+    scalar::copy_valid_utf8(src, dst)
 }
 
 /// Portable implementations: word-at-a-time, no `unsafe`.
@@ -33,6 +141,7 @@ pub(crate) mod scalar {
     const WORD: usize = 8;
     const HIGH: u64 = 0x8080_8080_8080_8080;
 
+    /// Copies the ASCII prefix of `src` (`dst` at least as long); returns its length.
     #[inline]
     pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
@@ -84,5 +193,102 @@ pub(crate) mod scalar {
             i += 1;
         }
         i
+    }
+
+    /// The length of the longest prefix of `src` that is complete, valid UTF-8.
+    #[inline]
+    pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
+        match core::str::from_utf8(src) {
+            Ok(_) => src.len(),
+            Err(e) => e.valid_up_to(),
+        }
+    }
+
+    /// Copies the longest prefix of `src` that is complete, valid UTF-8; returns its length.
+    #[inline]
+    pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
+        let n = src.len().min(dst.len());
+        let v = valid_utf8_prefix(&src[..n]);
+        dst[..v].copy_from_slice(&src[..v]);
+        v
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    fn all_levels() -> impl Iterator<Item = Level> {
+        [Level::Scalar, Level::Sse2, Level::Avx2].into_iter().filter(|&l| l <= detected_level())
+    }
+
+    #[test]
+    fn kernels_agree_with_scalar_on_every_prefix_and_offset() {
+        let mut bytes = std::vec::Vec::new();
+        for i in 0..300u32 {
+            bytes.push((i * 7 % 128) as u8);
+        }
+        for high in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200, 299] {
+            let mut b = bytes.clone();
+            b[high] = 0xC3;
+            for start in 0..4 {
+                let src = &b[start..];
+                let want = scalar::copy_ascii_to_ascii(src, &mut [0u8; 400]);
+                for l in all_levels() {
+                    let mut dst = [0u8; 400];
+                    let got = match l {
+                        Level::Avx2 => x86::copy_ascii_avx2(src, &mut dst[..src.len()]),
+                        Level::Sse2 => x86::copy_ascii_sse2(src, &mut dst[..src.len()]),
+                        Level::Scalar => scalar::copy_ascii_to_ascii(src, &mut dst),
+                    };
+                    assert_eq!(got, want, "{l:?} high at {high} start {start}");
+                    assert_eq!(&dst[..got], &src[..got]);
+                    let mut d16 = [0u16; 400];
+                    let got16 = match l {
+                        Level::Avx2 => x86::widen_ascii_avx2(src, &mut d16[..src.len()]),
+                        Level::Sse2 => x86::widen_ascii_sse2(src, &mut d16[..src.len()]),
+                        Level::Scalar => scalar::copy_ascii_to_utf16(src, &mut d16),
+                    };
+                    assert_eq!(got16, want, "{l:?} widen");
+                    assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
+                    let wide: std::vec::Vec<u16> = src.iter().map(|&b| if b < 0x80 { b as u16 } else { 0x100 }).collect();
+                    let got_n = match l {
+                        Level::Scalar => scalar::copy_utf16_ascii_to_ascii(&wide, &mut dst),
+                        _ => x86::narrow_ascii_sse2(&wide, &mut dst[..wide.len()]),
+                    };
+                    assert_eq!(got_n, want, "{l:?} narrow");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_validation_agrees_with_std() {
+        let text = "Марс — четвёртая по удалённости от Солнца планета 火星 😀 Mars ".repeat(4);
+        let base = text.as_bytes();
+        let mut x: u32 = 0x1234_5678;
+        for round in 0..20_000 {
+            let mut b = base.to_vec();
+            // Damage a few bytes at random places.
+            for _ in 0..(round % 4) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let at = x as usize % b.len();
+                b[at] = (x >> 8) as u8;
+            }
+            let cut = (x >> 3) as usize % b.len();
+            let src = &b[..cut.max(64)];
+            let want = scalar::valid_utf8_prefix(src);
+            let mut dst = std::vec![0u8; src.len()];
+            if detected_level() == Level::Avx2 {
+                let got = x86::copy_valid_utf8_avx2(src, &mut dst);
+                assert_eq!(got, want, "{:02X?}", src);
+                assert_eq!(&dst[..got], &src[..got]);
+            }
+        }
     }
 }

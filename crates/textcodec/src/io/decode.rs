@@ -1,0 +1,438 @@
+//! `DecodeReader` and the decoding state machine shared with the async reader.
+
+extern crate std;
+
+use super::errors::MalformedInput;
+use crate::{Decoder, DecoderOptions, Encoding};
+use core::fmt;
+use std::boxed::Box;
+use std::io::{self, BufRead, Read};
+use std::vec;
+use std::vec::Vec;
+
+/// What the driver of a [`DecodeCore`] must do after [`DecodeCore::step`].
+pub(crate) enum Step {
+    /// Output may be available, or more steps are needed: look again.
+    Continue,
+    /// Read into [`DecodeCore::input_space`] and report with [`DecodeCore::filled`].
+    NeedInput,
+    /// The end of the text.
+    End,
+    /// Malformed input in fatal mode; decoding resumes after it on the next step.
+    Error(MalformedInput),
+}
+
+/// The buffers and the decoder of a decoding reader, independent of how bytes are read.
+pub(crate) struct DecodeCore {
+    decoder: Decoder,
+    input: Box<[u8]>,
+    in_start: usize,
+    in_end: usize,
+    output: Box<[u8]>,
+    out_start: usize,
+    out_end: usize,
+    /// The inner reader reported its end.
+    eof: bool,
+    /// The decoder was called with `last: true` and returned `InputEmpty`.
+    finished: bool,
+    /// Input bytes consumed by the decoder so far.
+    consumed: u64,
+    pending: Option<MalformedInput>,
+}
+
+/// The error of `read_str` and `fill_str` after a `read` or `consume` that split a character.
+pub(crate) fn inside_character() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "the read position is inside a character (after a partial read or consume)",
+    )
+}
+
+/// Is `b` a byte that continues a UTF-8 sequence?
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+impl DecodeCore {
+    pub(crate) fn new(encoding: &'static Encoding, options: DecoderOptions, capacity: usize) -> Self {
+        let decoder = encoding.new_decoder(options);
+        let capacity = capacity.max(1);
+        // Enough that one call decodes a whole input buffer; never less than room for a few
+        // worst-case steps.
+        let out_len = decoder
+            .max_utf8_buffer_length(capacity)
+            .unwrap_or(capacity.saturating_mul(3))
+            .max(32);
+        DecodeCore {
+            decoder,
+            input: vec![0; capacity].into_boxed_slice(),
+            in_start: 0,
+            in_end: 0,
+            output: vec![0; out_len].into_boxed_slice(),
+            out_start: 0,
+            out_end: 0,
+            eof: false,
+            finished: false,
+            consumed: 0,
+            pending: None,
+        }
+    }
+
+    pub(crate) fn encoding(&self) -> &'static Encoding {
+        self.decoder.encoding()
+    }
+
+    pub(crate) fn has_output(&self) -> bool {
+        self.out_start < self.out_end
+    }
+
+    /// The decoded UTF-8 not yet consumed.
+    pub(crate) fn available(&self) -> &[u8] {
+        &self.output[self.out_start..self.out_end]
+    }
+
+    pub(crate) fn consume(&mut self, amount: usize) {
+        self.out_start = (self.out_start + amount).min(self.out_end);
+    }
+
+    /// How much of `available()` to copy into a buffer of `room` bytes: all that fits, cut at a
+    /// character boundary unless not even one character fits.
+    pub(crate) fn copy_len(&self, room: usize) -> usize {
+        let avail = self.available();
+        if room >= avail.len() {
+            return avail.len();
+        }
+        let mut n = room;
+        while n > 0 && is_continuation(avail[n]) {
+            n -= 1;
+        }
+        if n == 0 {
+            room
+        } else {
+            n
+        }
+    }
+
+    /// Consumes all available output as a `&str`.
+    pub(crate) fn take_str(&mut self) -> io::Result<&str> {
+        let (start, end) = (self.out_start, self.out_end);
+        match core::str::from_utf8(&self.output[start..end]) {
+            Ok(s) => {
+                self.out_start = end;
+                Ok(s)
+            }
+            Err(_) => Err(inside_character()),
+        }
+    }
+
+    /// The empty input buffer to read into after [`Step::NeedInput`].
+    pub(crate) fn input_space(&mut self) -> &mut [u8] {
+        &mut self.input[..]
+    }
+
+    /// Reports that `n` bytes were read into `input_space()`; 0 is the end of the input.
+    pub(crate) fn filled(&mut self, n: usize) {
+        if n == 0 {
+            self.eof = true;
+        } else {
+            self.in_start = 0;
+            self.in_end = n.min(self.input.len());
+        }
+    }
+
+    /// Advances the state machine; only call when `!has_output()`.
+    pub(crate) fn step(&mut self) -> Step {
+        if let Some(e) = self.pending.take() {
+            return Step::Error(e);
+        }
+        if self.finished {
+            return Step::End;
+        }
+        if self.in_start == self.in_end && !self.eof {
+            self.in_start = 0;
+            self.in_end = 0;
+            return Step::NeedInput;
+        }
+        let last = self.eof;
+        self.out_start = 0;
+        self.out_end = 0;
+        let src = &self.input[self.in_start..self.in_end];
+        match self.decoder.decode_to_utf8(src, &mut self.output, last) {
+            Ok(progress) => {
+                self.in_start += progress.read;
+                self.consumed += progress.read as u64;
+                self.out_end = progress.written;
+                if last && progress.status == crate::Status::InputEmpty {
+                    self.finished = true;
+                }
+            }
+            Err(e) => {
+                self.in_start += e.read;
+                self.consumed += e.read as u64;
+                self.out_end = e.written;
+                self.pending = Some(MalformedInput {
+                    encoding: self.decoder.encoding(),
+                    offset: self.consumed,
+                });
+            }
+        }
+        Step::Continue
+    }
+}
+
+/// A [`Read`] and [`BufRead`] of UTF-8 text decoded from a [`Read`] of bytes in some encoding.
+///
+/// The reader is built from an [`Encoding`] and [`DecoderOptions`]: by default the BOM is sniffed,
+/// as the spec's "decode" does, so that a file with a UTF-8, UTF-16LE or UTF-16BE BOM decodes as
+/// such whatever the given encoding, and malformed input becomes U+FFFD.
+///
+/// * Any read size works, and the inner reader may return short reads; `Interrupted` errors of
+///   the inner reader are retried.
+/// * [`read_str`](DecodeReader::read_str), [`fill_str`](DecodeReader::fill_str) and
+///   [`BufRead::fill_buf`] hand out whole characters. [`Read::read`] fills the caller's buffer
+///   with whole characters too when at least one fits (a buffer of 4 bytes or more always gets
+///   whole characters).
+/// * In fatal mode ([`DecoderErrorMode::Fatal`](crate::DecoderErrorMode::Fatal)), malformed input
+///   is an [`io::Error`] of kind [`InvalidData`](io::ErrorKind::InvalidData) carrying a
+///   [`MalformedInput`] with the byte offset; the text before it is handed out first. Reading
+///   may go on after the error: decoding resumes after the malformed bytes.
+/// * The input and output buffers are allocated once, when the reader is built (8 KiB of input
+///   by default, and the output room [`Decoder::max_utf8_buffer_length`] asks for); reading
+///   allocates nothing.
+///
+/// ```
+/// use std::io::BufRead;
+/// use textcodec::io::DecodeReader;
+///
+/// let bytes: &[u8] = b"\x93\xfa\x96\x7b\x8c\xea\n\x83\x65\x83\x4c\x83\x58\x83\x67\n";
+/// let reader = DecodeReader::new(bytes, textcodec::SHIFT_JIS);
+/// let lines: Vec<String> = reader.lines().collect::<Result<_, _>>()?;
+/// assert_eq!(lines, ["日本語", "テキスト"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct DecodeReader<R> {
+    inner: R,
+    core: DecodeCore,
+}
+
+impl<R: Read> DecodeReader<R> {
+    /// Decodes `reader` from `encoding`, with the default options: BOM sniffing and
+    /// replacement of malformed input by U+FFFD.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut text = String::new();
+    /// textcodec::io::DecodeReader::new(&b"caf\xE9"[..], textcodec::WINDOWS_1252).read_to_string(&mut text)?;
+    /// assert_eq!(text, "café");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn new(reader: R, encoding: &'static Encoding) -> Self {
+        Self::with_options(reader, encoding, DecoderOptions::default())
+    }
+
+    /// Decodes `reader` from `encoding` with the given options.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use textcodec::{BomHandling, DecoderOptions};
+    ///
+    /// // Keep the BOM in the text ("UTF-8 decode without BOM").
+    /// let options = DecoderOptions { bom: BomHandling::Keep, ..Default::default() };
+    /// let mut text = String::new();
+    /// textcodec::io::DecodeReader::with_options(&b"\xEF\xBB\xBFhi"[..], textcodec::UTF_8, options)
+    ///     .read_to_string(&mut text)?;
+    /// assert_eq!(text, "\u{FEFF}hi");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_options(reader: R, encoding: &'static Encoding, options: DecoderOptions) -> Self {
+        Self::with_capacity(super::DEFAULT_CAPACITY, reader, encoding, options)
+    }
+
+    /// Like [`with_options`](DecodeReader::with_options), with an input buffer of `capacity`
+    /// bytes (at least 1) instead of 8 KiB.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut text = String::new();
+    /// let mut reader = textcodec::io::DecodeReader::with_capacity(
+    ///     1, &b"\xA4\xA4\xA4\xE5"[..], textcodec::BIG5, Default::default());
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "中文");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_capacity(
+        capacity: usize,
+        reader: R,
+        encoding: &'static Encoding,
+        options: DecoderOptions,
+    ) -> Self {
+        DecodeReader {
+            inner: reader,
+            core: DecodeCore::new(encoding, options, capacity),
+        }
+    }
+
+    /// The encoding in use: the one given, or the one its BOM says once the BOM has been
+    /// sniffed, which is done by the first read (or `fill_buf`) that returns.
+    ///
+    /// ```
+    /// use std::io::BufRead;
+    /// let mut reader = textcodec::io::DecodeReader::new(&b"\xFE\xFF\0h\0i"[..], textcodec::WINDOWS_1252);
+    /// assert_eq!(reader.encoding(), textcodec::WINDOWS_1252);
+    /// reader.fill_buf()?;
+    /// assert_eq!(reader.encoding(), textcodec::UTF_16BE);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn encoding(&self) -> &'static Encoding {
+        self.core.encoding()
+    }
+
+    /// Decodes the next piece of text and returns it as a `&str` of whole characters, consumed;
+    /// the empty string at the end of the text.
+    ///
+    /// Returns an error of kind [`InvalidInput`](io::ErrorKind::InvalidInput) if an earlier
+    /// [`read`](Read::read) into a buffer of less than 4 bytes, or a
+    /// [`consume`](BufRead::consume), stopped inside a character.
+    ///
+    /// ```
+    /// let mut reader = textcodec::io::DecodeReader::new(&b"\xC4\xE3\xBA\xC3"[..], textcodec::GBK);
+    /// let mut text = String::new();
+    /// loop {
+    ///     let piece = reader.read_str()?;
+    ///     if piece.is_empty() {
+    ///         break;
+    ///     }
+    ///     text.push_str(piece);
+    /// }
+    /// assert_eq!(text, "你好");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn read_str(&mut self) -> io::Result<&str> {
+        self.fill_buf()?;
+        self.core.take_str()
+    }
+
+    /// Like [`BufRead::fill_buf`], as a `&str`: the decoded text not yet consumed, decoding more
+    /// if there is none; the empty string at the end of the text. Pair it with
+    /// [`BufRead::consume`].
+    ///
+    /// ```
+    /// use std::io::BufRead;
+    /// let mut reader = textcodec::io::DecodeReader::new(&b"\xE0\xB8\x81"[..], textcodec::UTF_8);
+    /// let text = reader.fill_str()?;
+    /// assert_eq!(text, "ก");
+    /// let n = text.len();
+    /// reader.consume(n);
+    /// assert_eq!(reader.fill_str()?, "");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn fill_str(&mut self) -> io::Result<&str> {
+        self.fill_buf()?;
+        let avail = self.core.available();
+        match core::str::from_utf8(avail) {
+            Ok(s) => Ok(s),
+            Err(_) => Err(inside_character()),
+        }
+    }
+
+    /// The inner reader.
+    ///
+    /// ```
+    /// let reader = textcodec::io::DecodeReader::new(&b"abc"[..], textcodec::UTF_8);
+    /// assert_eq!(reader.get_ref().len(), 3);
+    /// ```
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The inner reader, mutably. Reading from it directly makes the decoder skip those bytes.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut reader = textcodec::io::DecodeReader::new(&b"abc"[..], textcodec::UTF_8);
+    /// let mut skipped = [0; 1];
+    /// reader.get_mut().read_exact(&mut skipped)?;
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "bc");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// Returns the inner reader. Bytes already read from it but not yet handed out as text are
+    /// lost.
+    ///
+    /// ```
+    /// let reader = textcodec::io::DecodeReader::new(std::io::empty(), textcodec::UTF_8);
+    /// let _empty: std::io::Empty = reader.into_inner();
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> BufRead for DecodeReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        loop {
+            if self.core.has_output() {
+                return Ok(self.core.available());
+            }
+            match self.core.step() {
+                Step::Continue => {}
+                Step::End => return Ok(&[]),
+                Step::Error(e) => return Err(e.into()),
+                Step::NeedInput => loop {
+                    match self.inner.read(self.core.input_space()) {
+                        Ok(n) => {
+                            self.core.filled(n);
+                            break;
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                },
+            }
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.core.consume(amount);
+    }
+}
+
+impl<R: Read> Read for DecodeReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        self.fill_buf()?;
+        let n = self.core.copy_len(buf.len());
+        buf[..n].copy_from_slice(&self.core.available()[..n]);
+        self.core.consume(n);
+        Ok(n)
+    }
+
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        loop {
+            let avail = self.fill_buf()?;
+            if avail.is_empty() {
+                return Ok(buf.len() - start);
+            }
+            let n = avail.len();
+            buf.extend_from_slice(avail);
+            self.consume(n);
+        }
+    }
+}
+
+impl<R> fmt::Debug for DecodeReader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodeReader")
+            .field("encoding", &self.core.encoding().name())
+            .field("buffered", &self.core.available().len())
+            .finish_non_exhaustive()
+    }
+}
