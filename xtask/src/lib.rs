@@ -269,11 +269,10 @@ fn gen_single_byte(data: &Path) -> Result<String, String> {
     let mut out = String::from(HEADER);
     out.push_str(
         "\n//! Index single-byte for each single-byte encoding (\"Legacy single-byte encodings\").\n\
-         //! `DECODE[i][b - 0x80]` is the code point of byte `b` (0: error). `ENCODE[i]` lists\n\
-         //! (code point, byte) sorted by code point, the first pointer for each code point.\n\n",
+         //! `DECODE[i][b - 0x80]` is the code point of byte `b` (0: error). The encode direction\n\
+         //! is derived from it at compile time (codecs/single_byte.rs).\n\n",
     );
     let mut decode_names = Vec::new();
-    let mut encode_names = Vec::new();
     let mut done: BTreeMap<&str, String> = BTreeMap::new();
     for (enc, idx) in SINGLE_BYTE {
         let ident = idx.to_ascii_uppercase().replace('-', "_");
@@ -285,23 +284,13 @@ fn gen_single_byte(data: &Path) -> Result<String, String> {
                 dec[p as usize] = u16::try_from(cp).unwrap();
             }
             emit_u16_array(&mut out, &format!("/// index {idx}, decode direction."), &format!("{ident}_DECODE"), &dec);
-            let rev = reverse(&index, |_| true, |_| false);
-            writeln!(out, "/// index {idx}, encode direction: (code point, byte) sorted by code point.").unwrap();
-            writeln!(out, "pub static {ident}_ENCODE: [(u16, u8); {}] = [", rev.len()).unwrap();
-            for (cp, p) in &rev {
-                writeln!(out, "    (0x{cp:04X}, 0x{:02X}),", p + 0x80).unwrap();
-            }
-            out.push_str("];\n\n");
             done.insert(idx, ident.clone());
         }
         let _ = enc;
         decode_names.push(format!("&{ident}_DECODE"));
-        encode_names.push(format!("&{ident}_ENCODE"));
     }
     out.push_str("/// Decode tables of the 28 single-byte encodings, in the spec's order.\n");
-    writeln!(out, "pub static DECODE: [&[u16; 128]; 28] = [\n    {},\n];\n", decode_names.join(",\n    ")).unwrap();
-    out.push_str("/// Encode tables of the 28 single-byte encodings, in the spec's order.\n");
-    writeln!(out, "pub static ENCODE: [&[(u16, u8)]; 28] = [\n    {},\n];", encode_names.join(",\n    ")).unwrap();
+    writeln!(out, "pub static DECODE: [&[u16; 128]; 28] = [\n    {},\n];", decode_names.join(",\n    ")).unwrap();
     Ok(out)
 }
 

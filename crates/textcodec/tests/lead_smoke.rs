@@ -57,3 +57,27 @@ fn utf8_three_and_four_bytes_match() {
         }
     }
 }
+
+#[test]
+fn simple_encoders_match_encoding_rs_for_every_scalar() {
+    let all: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+    let utf16: Vec<u16> = all.encode_utf16().collect();
+    for &enc in textcodec::Encoding::all() {
+        let n = enc.name();
+        let simple = n == "UTF-8" || n == "x-user-defined" || n.starts_with("windows") || n.starts_with("ISO-8859") || n.starts_with("KOI") || matches!(n, "IBM866" | "macintosh" | "x-mac-cyrillic");
+        if !simple {
+            continue;
+        }
+        let theirs = encoding_rs::Encoding::for_label(n.as_bytes()).unwrap();
+        let (want, _, _) = theirs.encode(&all);
+        let mut e = enc.new_encoder(textcodec::EncoderErrorMode::Html);
+        let mut out = vec![0u8; e.max_buffer_length_from_utf8(all.len()).unwrap()];
+        let p = e.encode_from_utf8(&all, &mut out, true).unwrap();
+        assert_eq!(p.status, textcodec::Status::InputEmpty);
+        assert!(out[..p.written] == want[..], "{n} from UTF-8");
+        let mut e = enc.new_encoder(textcodec::EncoderErrorMode::Html);
+        let mut out = vec![0u8; e.max_buffer_length_from_utf16(utf16.len()).unwrap()];
+        let p = e.encode_from_utf16(&utf16, &mut out, true).unwrap();
+        assert!(out[..p.written] == want[..], "{n} from UTF-16");
+    }
+}

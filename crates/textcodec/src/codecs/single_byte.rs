@@ -1,30 +1,220 @@
 //! The 28 single-byte encodings ("single-byte decoder", "single-byte encoder"), sharing one
 //! decoder and one encoder over "index single-byte".
+//!
+//! The generated index (pointer to code point) is turned at compile time into the tables the
+//! hot loops want: for decoding, per byte value, the UTF-8 bytes and their length packed in a
+//! `u32`, or the UTF-16 code unit; for encoding, a two-level table from code point to byte.
 
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
-use crate::tables::single_byte::{DECODE, ENCODE};
+use crate::tables::single_byte::DECODE;
+
+const COUNT: usize = 28;
+
+/// Per byte value: its UTF-8 bytes in the low three bytes (little-endian) and their length in
+/// the high byte; 0 where the index has no code point ("error").
+const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
+    let mut out = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        let cp = if b < 0x80 { b as u32 } else { index[b - 0x80] as u32 };
+        out[b] = if b >= 0x80 && cp == 0 {
+            0
+        } else if cp < 0x80 {
+            cp | 1 << 24
+        } else if cp < 0x800 {
+            (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
+        } else {
+            (0xE0 | cp >> 12) | (0x80 | ((cp >> 6) & 0x3F)) << 8 | (0x80 | (cp & 0x3F)) << 16 | 3 << 24
+        };
+        b += 1;
+    }
+    out
+}
+
+/// Per byte value: its UTF-16 code unit; [`UNMAPPED`] where the index has no code point.
+const fn utf16_table(index: &[u16; 128]) -> [u16; 256] {
+    let mut out = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        out[b] = if b < 0x80 {
+            b as u16
+        } else if index[b - 0x80] == 0 {
+            UNMAPPED
+        } else {
+            assert!(index[b - 0x80] != UNMAPPED);
+            index[b - 0x80]
+        };
+        b += 1;
+    }
+    out
+}
+
+/// No single-byte index maps a byte to U+FFFD, so it marks "no code point" in [`UTF16`].
+const UNMAPPED: u16 = 0xFFFD;
+
+static UTF8: [[u32; 256]; COUNT] = {
+    let mut out = [[0u32; 256]; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = utf8_table(DECODE[i]);
+        i += 1;
+    }
+    out
+};
+
+static UTF16: [[u16; 256]; COUNT] = {
+    let mut out = [[0u16; 256]; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = utf16_table(DECODE[i]);
+        i += 1;
+    }
+    out
+};
+
+/// Code points below U+10000 in blocks of 64: `ENCODE_PAGES[i][cp >> 6]` is a block number
+/// in `ENCODE_BLOCKS[i]` (block 0 is empty), whose entry `cp & 63` is the byte (0: none; no
+/// non-ASCII code point encodes to 0x00).
+const PAGES: usize = 0x10000 >> 6;
+const MAX_BLOCKS: usize = 24;
+
+struct EncodeTable {
+    pages: [u8; PAGES],
+    blocks: [[u8; 64]; MAX_BLOCKS],
+}
+
+const fn encode_table(index: &[u16; 128]) -> EncodeTable {
+    let mut t = EncodeTable { pages: [0; PAGES], blocks: [[0; 64]; MAX_BLOCKS] };
+    let mut used = 1;
+    // Going backwards keeps the first pointer for a code point ("index pointer").
+    let mut p = 128;
+    while p > 0 {
+        p -= 1;
+        let cp = index[p] as usize;
+        if cp == 0 {
+            continue;
+        }
+        let page = cp >> 6;
+        if t.pages[page] == 0 {
+            assert!(used < MAX_BLOCKS);
+            t.pages[page] = used as u8;
+            used += 1;
+        }
+        t.blocks[t.pages[page] as usize][cp & 63] = (p + 0x80) as u8;
+    }
+    t
+}
+
+static ENCODE: [EncodeTable; COUNT] = {
+    let mut out = [const { EncodeTable { pages: [0; PAGES], blocks: [[0; 64]; MAX_BLOCKS] } }; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = encode_table(DECODE[i]);
+        i += 1;
+    }
+    out
+};
 
 /// The single-byte decoder: stateless but for its index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SingleByteDecoder {
-    index: &'static [u16; 128],
+    which: u8,
 }
 
 impl SingleByteDecoder {
     pub(crate) fn new(which: u8) -> Self {
-        SingleByteDecoder { index: DECODE[which as usize] }
+        SingleByteDecoder { which }
     }
+}
+
+const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// Decodes to UTF-8 through the packed table; returns the bytes read.
+#[inline(always)]
+fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
+    let mut i = 0;
+    let mut o = *pos;
+    // Blocks of 16 bytes while the output has room for the worst case (3 bytes each, and a
+    // 4-byte store for the last).
+    while i + 16 <= src.len() && o + 52 <= dst.len() {
+        let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+        if u128::from_le_bytes(*block) & ASCII_MASK == 0 {
+            dst[o..o + 16].copy_from_slice(block);
+            i += 16;
+            o += 16;
+            continue;
+        }
+        let out: &mut [u8; 52] = (&mut dst[o..o + 52]).try_into().unwrap();
+        let mut w = 0;
+        for (k, &b) in block.iter().enumerate() {
+            let e = table[b as usize];
+            if e == 0 {
+                *pos = o + w;
+                return i + k;
+            }
+            out[w..w + 4].copy_from_slice(&e.to_le_bytes());
+            w += (e >> 24) as usize;
+        }
+        i += 16;
+        o += w;
+    }
+    while i < src.len() {
+        let e = table[src[i] as usize];
+        let len = (e >> 24) as usize;
+        if e == 0 || o + len > dst.len() {
+            break;
+        }
+        dst[o..o + len].copy_from_slice(&e.to_le_bytes()[..len]);
+        o += len;
+        i += 1;
+    }
+    *pos = o;
+    i
+}
+
+/// Decodes to UTF-16 through the table; returns the bytes read.
+#[inline(always)]
+fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
+    let n = src.len().min(dst.len() - *pos);
+    let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
+    let mut i = 0;
+    while i + 16 <= n {
+        let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+        let mut bad = false;
+        for k in 0..16 {
+            let u = table[block[k] as usize];
+            bad |= u == UNMAPPED;
+            out[k] = u;
+        }
+        if bad {
+            break;
+        }
+        i += 16;
+    }
+    while i < n {
+        let u = table[src[i] as usize];
+        if u == UNMAPPED {
+            break;
+        }
+        dst[i] = u;
+        i += 1;
+    }
+    *pos += i;
+    i
 }
 
 impl DecodeHandler for SingleByteDecoder {
     // "single-byte decoder" handler.
     #[inline]
     fn handle(&mut self, byte: u8) -> Step {
+        // 1. end-of-queue is `end`. 2. An ASCII byte is its code point.
         if byte < 0x80 {
             return Step::Emit(byte as u32);
         }
-        match self.index[byte as usize - 0x80] {
+        // 3.-5. The index code point for byte - 0x80, or error.
+        match DECODE[self.which as usize][byte as usize - 0x80] {
             0 => Step::ERROR,
             cp => Step::Emit(cp as u32),
         }
@@ -40,43 +230,39 @@ impl DecodeHandler for SingleByteDecoder {
 
     #[inline(always)]
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
-        let mut i = 0;
-        while i < src.len() {
-            let b = src[i];
-            if b < 0x80 {
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
-                    break;
-                }
-                i += n;
-                continue;
-            }
-            let cp = self.index[b as usize - 0x80];
-            if cp == 0 || !sink.put(cp as u32) {
-                break;
-            }
-            i += 1;
+        let which = self.which as usize;
+        if let Some((dst, pos)) = sink.utf8_parts() {
+            return run_utf8(&UTF8[which], src, dst, pos);
         }
-        i
+        if let Some((dst, pos)) = sink.utf16_parts() {
+            return run_utf16(&UTF16[which], src, dst, pos);
+        }
+        0
     }
 }
 
 /// The single-byte encoder: stateless but for its index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SingleByteEncoder {
-    index: &'static [(u16, u8)],
+    which: u8,
 }
 
 impl SingleByteEncoder {
     pub(crate) fn new(which: u8) -> Self {
-        SingleByteEncoder { index: ENCODE[which as usize] }
+        SingleByteEncoder { which }
     }
+}
 
-    /// "index pointer" + 0x80 for a non-ASCII code point.
-    #[inline(always)]
-    fn byte_for(&self, cp: u32) -> Option<u8> {
-        let cp = u16::try_from(cp).ok()?;
-        self.index.binary_search_by_key(&cp, |&(c, _)| c).ok().map(|i| self.index[i].1)
+/// "index pointer" + 0x80 for a non-ASCII code point, or `None`.
+#[inline(always)]
+fn byte_for(t: &EncodeTable, cp: u32) -> Option<u8> {
+    if cp >= 0x10000 {
+        return None;
+    }
+    let block = t.pages[(cp >> 6) as usize] as usize;
+    match t.blocks[block][(cp & 63) as usize] {
+        0 => None,
+        b => Some(b),
     }
 }
 
@@ -84,10 +270,12 @@ impl EncodeHandler for SingleByteEncoder {
     // "single-byte encoder" handler.
     #[inline]
     fn handle(&mut self, cp: u32) -> EncStep {
+        // 2. An ASCII code point is its byte.
         if cp < 0x80 {
             return EncStep::one(cp as u8);
         }
-        match self.byte_for(cp) {
+        // 3.-5. The index pointer + 0x80, or error with the code point.
+        match byte_for(&ENCODE[self.which as usize], cp) {
             Some(b) => EncStep::one(b),
             None => EncStep::Error(cp),
         }
@@ -95,5 +283,61 @@ impl EncodeHandler for SingleByteEncoder {
 
     fn ascii_is_identity(&self) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let t = &ENCODE[self.which as usize];
+        let src = src.as_bytes();
+        let n = src.len().min(dst.len());
+        let mut r = 0;
+        let mut w = 0;
+        while r < src.len() && w < n {
+            let b = src[r];
+            if b < 0x80 {
+                let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
+                r += k;
+                w += k;
+                continue;
+            }
+            // A two- or three-byte character (four-byte ones are never in a single-byte index).
+            let (cp, len) = if b < 0xE0 {
+                (((b as u32 & 0x1F) << 6) | (src[r + 1] as u32 & 0x3F), 2)
+            } else if b < 0xF0 {
+                (((b as u32 & 0x0F) << 12) | ((src[r + 1] as u32 & 0x3F) << 6) | (src[r + 2] as u32 & 0x3F), 3)
+            } else {
+                break;
+            };
+            match byte_for(t, cp) {
+                Some(out) => {
+                    dst[w] = out;
+                    w += 1;
+                    r += len;
+                }
+                None => break,
+            }
+        }
+        (r, w)
+    }
+
+    #[inline(always)]
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        let t = &ENCODE[self.which as usize];
+        let n = src.len().min(dst.len());
+        let mut i = 0;
+        while i < n {
+            let u = src[i] as u32;
+            if u < 0x80 {
+                dst[i] = u as u8;
+            } else {
+                match byte_for(t, u) {
+                    // Surrogates are never in the table, so they stop here too.
+                    Some(b) => dst[i] = b,
+                    None => break,
+                }
+            }
+            i += 1;
+        }
+        (i, i)
     }
 }
