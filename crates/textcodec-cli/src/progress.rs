@@ -1,0 +1,75 @@
+//! A progress bar on standard error, only when it is a terminal and the run takes more
+//! than about a second.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+const DELAY: Duration = Duration::from_secs(1);
+
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    start: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    /// `total`: the sum of the input sizes when all are regular files.
+    pub fn new(quiet: bool, total: Option<u64>) -> Progress {
+        let enabled = !quiet && std::io::stderr().is_terminal();
+        let bar = enabled.then(|| {
+            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+            let style = if total.is_some() {
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] [{wide_bar}] {bytes}/{total_bytes} \
+                     ({binary_bytes_per_sec}, {eta} left)",
+                )
+            } else {
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bytes} ({binary_bytes_per_sec})",
+                )
+            };
+            if let Ok(style) = style {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: false,
+        }
+    }
+
+    /// `n` more input bytes were converted.
+    pub fn inc(&mut self, n: usize) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n as u64);
+            if !self.shown && self.start.elapsed() >= DELAY {
+                self.shown = true;
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        }
+    }
+
+    /// Runs `f` (which writes to standard error) with the bar out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(f),
+            _ => f(),
+        }
+    }
+
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
