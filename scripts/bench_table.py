@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Turns criterion results of crates/textcodec/benches/codecs.rs into a Markdown table.
+
+Usage: scripts/bench_table.py [--top N] ROUND_DIR [ROUND_DIR ...]
+
+Each ROUND_DIR is the CRITERION_HOME of one round (scripts/bench.sh makes them). For
+every benchmark it reads new/benchmark.json (names, throughput) and new/estimates.json
+(criterion's median time per iteration). Across rounds it reports the median MB/s
+(10^6 bytes per second of input) of each implementation and the median of the per-round
+ratios textcodec / encoding_rs (above 1: textcodec is faster); ratios are taken within a
+round because both functions of a workload run back to back there. Geometric means of
+the ratios are given per category and overall, then the workloads where textcodec is
+furthest behind.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+TC, ER = "textcodec", "encoding_rs"
+TC_FAST, ER_FAST = "textcodec_fastrun", "encoding_rs_fast"
+EXTRAS = ["std", "simdutf8", "memcpy"]
+CJK = {"Shift_JIS", "EUC-JP", "ISO-2022-JP", "EUC-KR", "GBK", "gb18030", "Big5"}
+
+DIRECTION_TITLE = {
+    "decode_utf8": "decode to UTF-8",
+    "decode_utf16": "decode to UTF-16",
+    "encode_utf8": "encode from UTF-8",
+    "encode_utf16": "encode from UTF-16",
+}
+DIRECTIONS = list(DIRECTION_TITLE)
+
+
+def category(group):
+    """(sort key, title) of a workload `direction/input/encoding`."""
+    direction, inp, enc = group.split("/", 2)
+    d = DIRECTIONS.index(direction) if direction in DIRECTIONS else 9
+    if inp == "short":
+        return (60, "Short strings (16-64 bytes, a new decoder or encoder each)")
+    if inp.startswith("ascii"):
+        return (50, "Pure ASCII (ascii.html)")
+    if enc == "x-user-defined":
+        return (40, "x-user-defined (binary.jpg)")
+    if enc == "UTF-8":
+        title = {
+            "decode_utf8": "UTF-8 to UTF-8 (validate and copy)",
+            "decode_utf16": "UTF-8 to UTF-16",
+            "encode_utf16": "UTF-16 to UTF-8 (encode from UTF-16)",
+        }.get(direction, direction + " UTF-8")
+        return (20 + d, title)
+    if enc.startswith("UTF-16"):
+        return (30, "UTF-16LE/BE bytes to UTF-8")
+    if enc in CJK:
+        return (10 + d, "CJK: " + DIRECTION_TITLE.get(direction, direction))
+    return (d, "Single-byte: " + DIRECTION_TITLE.get(direction, direction))
+
+
+def load_round(path):
+    """{(group, function): (bytes, median ns)} of one CRITERION_HOME."""
+    results = {}
+    for dirpath, _dirs, files in os.walk(path):
+        if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
+            continue
+        with open(os.path.join(dirpath, "benchmark.json")) as f:
+            bench = json.load(f)
+        with open(os.path.join(dirpath, "estimates.json")) as f:
+            est = json.load(f)
+        throughput = bench.get("throughput") or {}
+        nbytes = throughput.get("Bytes") or throughput.get("BytesDecimal")
+        if not nbytes:
+            continue
+        ns = est["median"]["point_estimate"]
+        results[(bench["group_id"], bench["function_id"])] = (nbytes, ns)
+    return results
+
+
+def mbps(nbytes, ns):
+    return nbytes * 1e3 / ns  # bytes / (ns * 1e-9) / 1e6
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def fmt_speed(v):
+    if v is None:
+        return "—"
+    return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def fmt_ratio(v):
+    return "—" if v is None else f"{v:.2f}"
+
+
+def median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--top", type=int, default=15, help="how many slowest workloads to list")
+    ap.add_argument("rounds", nargs="+", help="CRITERION_HOME directory of each round")
+    args = ap.parse_args()
+
+    rounds = [load_round(p) for p in args.rounds]
+    rounds = [r for r in rounds if r]
+    if not rounds:
+        sys.exit("bench_table.py: no criterion results found in " + " ".join(args.rounds))
+
+    groups = sorted({g for r in rounds for (g, _) in r})
+    functions = {}
+    for r in rounds:
+        for (g, fn) in r:
+            functions.setdefault(g, set()).add(fn)
+
+    def speeds(g, fn):
+        return [mbps(*r[(g, fn)]) if (g, fn) in r else None for r in rounds]
+
+    def ratio(g, a, b):
+        per_round = [
+            mbps(*r[(g, a)]) / mbps(*r[(g, b)]) if (g, a) in r and (g, b) in r else None
+            for r in rounds
+        ]
+        return median_or_none(per_round)
+
+    rows = {}
+    for g in groups:
+        fns = functions[g]
+        row = {fn: median_or_none(speeds(g, fn)) for fn in fns}
+        row["ratio"] = ratio(g, TC, ER)
+        row["ratio_fast"] = ratio(g, TC_FAST, ER_FAST)
+        rows[g] = row
+
+    cats = {}
+    for g in groups:
+        cats.setdefault(category(g), []).append(g)
+
+    out = []
+    n_rounds = len(rounds)
+    out.append(
+        f"Throughput in MB/s (10^6 bytes of input per second), median over {n_rounds} "
+        f"round{'s' if n_rounds != 1 else ''} of criterion's median time. **ratio** = "
+        "textcodec / encoding_rs, per round then median (above 1: textcodec is faster). "
+        "**vs fast** = textcodec / encoding_rs built with `fast-legacy-encode`, measured "
+        "in the separate `bench-er-fast` run."
+    )
+    out.append("")
+
+    # Summary per category.
+    out.append("### Summary: geometric mean of the ratios per category")
+    out.append("")
+    has_fast = any(rows[g]["ratio_fast"] is not None for g in groups)
+    head = "| category | workloads | geomean ratio | lowest ratio |"
+    sep = "|---|---:|---:|---:|"
+    if has_fast:
+        head += " geomean vs fast |"
+        sep += "---:|"
+    out += [head, sep]
+    all_ratios = []
+    for key in sorted(cats):
+        gs = cats[key]
+        ratios = [rows[g]["ratio"] for g in gs if rows[g]["ratio"] is not None]
+        all_ratios += ratios
+        lowest = min(ratios) if ratios else None
+        line = (
+            f"| {key[1]} | {len(ratios)} | {fmt_ratio(geomean(ratios))} | "
+            f"{fmt_ratio(lowest)} |"
+        )
+        if has_fast:
+            fr = [rows[g]["ratio_fast"] for g in gs if rows[g]["ratio_fast"] is not None]
+            line += f" {fmt_ratio(geomean(fr))} |"
+        out.append(line)
+    line = f"| **all** | {len(all_ratios)} | **{fmt_ratio(geomean(all_ratios))}** | " + (
+        f"{fmt_ratio(min(all_ratios)) if all_ratios else '—'} |"
+    )
+    if has_fast:
+        fr = [rows[g]["ratio_fast"] for g in groups if rows[g]["ratio_fast"] is not None]
+        line += f" {fmt_ratio(geomean(fr))} |"
+    out.append(line)
+    out.append("")
+
+    # Slowest workloads.
+    ranked = sorted((rows[g]["ratio"], g) for g in groups if rows[g]["ratio"] is not None)
+    if ranked:
+        out.append(f"### Slowest relative to encoding_rs (lowest {min(args.top, len(ranked))} ratios)")
+        out.append("")
+        out.append("| workload | textcodec MB/s | encoding_rs MB/s | ratio |")
+        out.append("|---|---:|---:|---:|")
+        for r, g in ranked[: args.top]:
+            out.append(
+                f"| `{g}` | {fmt_speed(rows[g].get(TC))} | {fmt_speed(rows[g].get(ER))} | "
+                f"{fmt_ratio(r)} |"
+            )
+        out.append("")
+
+    missing = [g for g in groups if ER in functions[g] and TC not in functions[g]]
+    if missing:
+        out.append("Not measured for textcodec (it panicked in set-up): " +
+                   ", ".join(f"`{g}`" for g in missing))
+        out.append("")
+
+    # One table per category.
+    for key in sorted(cats):
+        gs = cats[key]
+        extras = [e for e in EXTRAS if any(e in functions[g] for g in gs)]
+        fast = any(ER_FAST in functions[g] for g in gs)
+        out.append(f"### {key[1]}")
+        out.append("")
+        head = "| workload | textcodec | encoding_rs | ratio |"
+        sep = "|---|---:|---:|---:|"
+        for e in extras:
+            head += f" {e} |"
+            sep += "---:|"
+        if fast:
+            head += " textcodec (fast run) | encoding_rs fast | vs fast |"
+            sep += "---:|---:|---:|"
+        out += [head, sep]
+        for g in gs:
+            row = rows[g]
+            line = (
+                f"| `{g}` | {fmt_speed(row.get(TC))} | {fmt_speed(row.get(ER))} | "
+                f"{fmt_ratio(row['ratio'])} |"
+            )
+            for e in extras:
+                line += f" {fmt_speed(row.get(e))} |"
+            if fast:
+                line += (
+                    f" {fmt_speed(row.get(TC_FAST))} | {fmt_speed(row.get(ER_FAST))} | "
+                    f"{fmt_ratio(row['ratio_fast'])} |"
+                )
+            out.append(line)
+        ratios = [rows[g]["ratio"] for g in gs if rows[g]["ratio"] is not None]
+        gm = geomean(ratios)
+        out.append("")
+        out.append(f"Geometric mean ratio: **{fmt_ratio(gm)}** over {len(ratios)} workloads.")
+        out.append("")
+
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
