@@ -124,8 +124,9 @@ pub enum Command {
 /// Options shared by `convert`, `decode` and `encode`.
 #[derive(Args, Debug)]
 pub struct ConvertOpts {
-    /// Write to FILE instead of standard output. FILE appears only when the whole
-    /// conversion succeeded; an existing FILE is left untouched by a failed run.
+    /// Write to FILE instead of standard output (`-`: standard output). FILE appears only
+    /// when the whole conversion succeeded; an existing FILE is left untouched by a failed
+    /// run.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 

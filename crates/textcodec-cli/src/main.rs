@@ -160,12 +160,12 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
     let mut total = Some(0u64);
     if opts.inputs.is_empty() {
         inputs.push(Input::Stdin);
-        total = None;
+        total = total.zip(stdin_size()).map(|(t, n)| t + n);
     }
     for path in opts.inputs {
         if path.as_os_str() == "-" {
             inputs.push(Input::Stdin);
-            total = None;
+            total = total.zip(stdin_size()).map(|(t, n)| t + n);
             continue;
         }
         let cannot =
@@ -184,10 +184,24 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
 
     sink::install_interrupt_handler();
     let sink = match &opts.output {
-        Some(path) => Sink::file(path)?,
-        None => Sink::stdout(),
+        Some(path) if path.as_os_str() != "-" => Sink::file(path)?,
+        _ => Sink::stdout(),
     };
     convert::run(&plan, inputs, sink, total)
+}
+
+/// The size of standard input when it is a regular file (for the progress bar).
+#[cfg(unix)]
+fn stdin_size() -> Option<u64> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = File::from(fd).metadata().ok()?;
+    meta.is_file().then_some(meta.len())
+}
+
+#[cfg(not(unix))]
+fn stdin_size() -> Option<u64> {
+    None
 }
 
 #[cfg(test)]

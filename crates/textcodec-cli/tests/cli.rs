@@ -220,6 +220,9 @@ fn decode_and_encode_shortcuts() {
     assert_eq!(out.stdout, b"\xc6\xfc\xcb\xdc\xb8\xec abc");
     let out = run(&["convert", "--from", "SJIS", "--to", "UTF-8", "-"], sjis);
     assert_eq!(stdout(&out), "日本語 abc");
+    // `-o -` is standard output.
+    let out = run(&["decode", "-e", "sjis", "-o", "-"], sjis);
+    assert_eq!(stdout(&out), "日本語 abc");
 }
 
 #[test]
@@ -312,6 +315,29 @@ fn unmappable_fail_names_line_column_and_character() {
     assert_eq!(code(&out), 1);
     assert!(
         stderr(&out).contains("line 3, column 1: U+3042 'あ'"),
+        "{}",
+        stderr(&out)
+    );
+    // Astral characters count as one column.
+    let out = run(&["encode", "-e", "gb18030"], "x\n😀😀\u{E5E5}".as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("line 2, column 3: U+E5E5"),
+        "{}",
+        stderr(&out)
+    );
+    // ISO-2022-JP (encoded from UTF-8 rather than UTF-16).
+    let out = run(&["encode", "-e", "iso-2022-jp"], "日本\n\n語😀é".as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("line 3, column 2: U+1F600 '😀'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["encode", "-e", "iso-2022-jp"], "ab\u{E}".as_bytes());
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("line 1, column 3: U+000E '\\u{e}'"),
         "{}",
         stderr(&out)
     );

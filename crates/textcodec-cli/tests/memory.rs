@@ -95,4 +95,13 @@ fn large_stream_in_flat_memory() {
     );
     assert!(written > 0);
     assert!(peak < 64 * 1024, "peak resident set {peak} KiB (encode)");
+
+    // Legacy to legacy: the UTF-16 pivot.
+    let (peak, written) = stream_through(
+        &["convert", "-f", "shift_jis", "-t", "euc-jp"],
+        sjis,
+        total / 4,
+    );
+    assert!(written > 0);
+    assert!(peak < 64 * 1024, "peak resident set {peak} KiB (convert)");
 }
