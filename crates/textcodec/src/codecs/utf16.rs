@@ -27,6 +27,92 @@ impl Utf16Decoder {
     }
 }
 
+/// UTF-16 (big-endian if `BE`) to UTF-8 over valid input; returns the bytes read (stops
+/// before a lone surrogate, an incomplete unit or pair, or a character that does not fit).
+#[inline(always)]
+fn utf16_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
+    #[inline(always)]
+    fn unit<const BE: bool>(pair: &[u8]) -> u32 {
+        let pair = [pair[0], pair[1]];
+        (if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) }) as u32
+    }
+    let mut i = 0;
+    let mut o = *pos;
+    // While there is room for the worst case of a unit (3 bytes) or a pair (4), one check.
+    while i + 2 <= src.len() && o + 4 <= dst.len() {
+        let u = unit::<BE>(&src[i..i + 2]);
+        if u < 0x80 {
+            if i + 4 <= src.len() && unit::<BE>(&src[i + 2..i + 4]) < 0x80 {
+                // A run of ASCII.
+                let k = crate::simd::copy_utf16_bytes_ascii::<BE>(&src[i..], &mut dst[o..]);
+                o += k;
+                i += 2 * k;
+                continue;
+            }
+            dst[o] = u as u8;
+            o += 1;
+            i += 2;
+            continue;
+        }
+        let out: &mut [u8; 4] = (&mut dst[o..o + 4]).try_into().unwrap();
+        if u < 0x800 {
+            out[0] = 0xC0 | (u >> 6) as u8;
+            out[1] = 0x80 | (u & 0x3F) as u8;
+            o += 2;
+            i += 2;
+        } else if !(0xD800..0xE000).contains(&u) {
+            out[0] = 0xE0 | (u >> 12) as u8;
+            out[1] = 0x80 | ((u >> 6) & 0x3F) as u8;
+            out[2] = 0x80 | (u & 0x3F) as u8;
+            o += 3;
+            i += 2;
+        } else {
+            if u >= 0xDC00 || i + 4 > src.len() {
+                break;
+            }
+            let t = unit::<BE>(&src[i + 2..i + 4]);
+            if !(0xDC00..0xE000).contains(&t) {
+                break;
+            }
+            let cp = 0x10000 + ((u - 0xD800) << 10) + (t - 0xDC00);
+            out[0] = 0xF0 | (cp >> 18) as u8;
+            out[1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
+            out[2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+            out[3] = 0x80 | (cp & 0x3F) as u8;
+            o += 4;
+            i += 4;
+        }
+    }
+    *pos = o;
+    // The last few characters, with exact room checks, go through the general path.
+    i
+}
+
+/// Copies code units that are not surrogates, eight at a time, into `dst`; returns the bytes
+/// read (even). Surrogates and the last few units are left to the general loop.
+#[inline(always)]
+fn copy_units<const BE: bool>(src: &[u8], dst: &mut [u16]) -> usize {
+    let mut i = 0;
+    let mut o = 0;
+    while i + 16 <= src.len() && o + 8 <= dst.len() {
+        let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+        let mut units = [0u16; 8];
+        let mut surrogate = false;
+        for (u, pair) in units.iter_mut().zip(block.chunks_exact(2)) {
+            let pair = [pair[0], pair[1]];
+            *u = if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) };
+            surrogate |= *u & 0xF800 == 0xD800;
+        }
+        if surrogate {
+            break;
+        }
+        dst[o..o + 8].copy_from_slice(&units);
+        i += 16;
+        o += 8;
+    }
+    i
+}
+
 impl DecodeHandler for Utf16Decoder {
     // "shared UTF-16 decoder" handler.
     #[inline]
@@ -73,6 +159,16 @@ impl DecodeHandler for Utf16Decoder {
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
         if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
             return 0;
+        }
+        if let Some((dst, pos)) = sink.utf8_parts() {
+            return if self.is_be { utf16_to_utf8::<true>(src, dst, pos) } else { utf16_to_utf8::<false>(src, dst, pos) };
+        }
+        if let Some((dst, pos)) = sink.utf16_parts() {
+            let n = if self.is_be { copy_units::<true>(src, &mut dst[*pos..]) } else { copy_units::<false>(src, &mut dst[*pos..]) };
+            *pos += n / 2;
+            if n != 0 {
+                return n;
+            }
         }
         let mut i = 0;
         while i + 2 <= src.len() {

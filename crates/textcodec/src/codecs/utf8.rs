@@ -49,6 +49,73 @@ fn scalar_of(s: &[u8], len: usize) -> u32 {
     }
 }
 
+const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// UTF-8 to UTF-16 over valid input; returns the bytes read (stops before an error, an
+/// incomplete sequence or a character that does not fit).
+#[inline(always)]
+fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
+    let n = src.len();
+    let mut i = 0;
+    let mut o = *pos;
+    while i < n {
+        let b0 = src[i];
+        if b0 < 0x80 {
+            if i + 16 <= n && o + 16 <= dst.len() {
+                let block: [u8; 16] = src[i..i + 16].try_into().unwrap();
+                if u128::from_le_bytes(block) & ASCII_MASK == 0 {
+                    let k = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[o..]);
+                    i += k;
+                    o += k;
+                    continue;
+                }
+            }
+            if o >= dst.len() {
+                break;
+            }
+            dst[o] = b0 as u16;
+            i += 1;
+            o += 1;
+            continue;
+        }
+        if (0xC2..0xE0).contains(&b0) {
+            // The common non-ASCII case of alphabetic scripts: two bytes.
+            match src.get(i + 1) {
+                Some(&b1) if b1 & 0xC0 == 0x80 && o < dst.len() => {
+                    dst[o] = ((b0 as u16 & 0x1F) << 6) | (b1 as u16 & 0x3F);
+                    i += 2;
+                    o += 1;
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        let len = valid_sequence_len(&src[i..]);
+        if len == 0 {
+            break;
+        }
+        let cp = scalar_of(&src[i..], len);
+        if cp < 0x10000 {
+            if o >= dst.len() {
+                break;
+            }
+            dst[o] = cp as u16;
+            o += 1;
+        } else {
+            if o + 2 > dst.len() {
+                break;
+            }
+            let c = cp - 0x10000;
+            dst[o] = 0xD800 | (c >> 10) as u16;
+            dst[o + 1] = 0xDC00 | (c & 0x3FF) as u16;
+            o += 2;
+        }
+        i += len;
+    }
+    *pos = o;
+    i
+}
+
 impl DecodeHandler for Utf8Decoder {
     // "UTF-8 decoder" handler.
     #[inline]
@@ -127,6 +194,9 @@ impl DecodeHandler for Utf8Decoder {
             let n = crate::simd::copy_valid_utf8(src, &mut dst[*pos..]);
             *pos += n;
             return n;
+        }
+        if let Some((dst, pos)) = sink.utf16_parts() {
+            return utf8_to_utf16(src, dst, pos);
         }
         let mut i = 0;
         while i < src.len() {

@@ -123,6 +123,19 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     scalar::copy_utf16_ascii_to_ascii(src, dst)
 }
 
+/// Narrows the longest run of ASCII code units at the start of UTF-16 bytes `src` (big-endian
+/// if `BE`) into `dst`; returns the number of units (bytes written).
+#[inline(always)]
+pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = (src.len() / 2).min(dst.len());
+    let (src, dst) = (&src[..2 * n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 && level() >= Level::Sse2 {
+        return x86::narrow_utf16_bytes_sse2::<BE>(src, dst);
+    }
+    scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
+}
+
 /// Copies the longest prefix of `src` that is complete, valid UTF-8 (by the spec's UTF-8
 /// decoder: it ends at a character boundary) and fits in `dst`; returns its length.
 #[inline(always)]
@@ -190,6 +203,22 @@ pub(crate) mod scalar {
         let mut i = 0;
         while i < n && src[i] < 0x80 {
             dst[i] = src[i] as u8;
+            i += 1;
+        }
+        i
+    }
+
+    #[inline]
+    pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
+        let n = (src.len() / 2).min(dst.len());
+        let mut i = 0;
+        while i < n {
+            let pair = [src[2 * i], src[2 * i + 1]];
+            let u = if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) };
+            if u >= 0x80 {
+                break;
+            }
+            dst[i] = u as u8;
             i += 1;
         }
         i

@@ -153,6 +153,34 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
     i + scalar::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..])
 }
 
+/// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (SSE2);
+/// returns the number of units.
+#[inline]
+pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = (src.len() / 2).min(dst.len());
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let mut i = 0;
+    while i + 16 <= n {
+        // SAFETY: SSE2 is baseline; bytes 2i..2i+32 of src (2n <= src.len()) and bytes i..i+16 of
+        // dst (n <= dst.len()) are in bounds; unaligned loads and stores.
+        unsafe {
+            let mut a = _mm_loadu_si128(s.add(2 * i) as *const __m128i);
+            let mut b = _mm_loadu_si128(s.add(2 * i + 16) as *const __m128i);
+            if BE {
+                a = _mm_or_si128(_mm_slli_epi16::<8>(a), _mm_srli_epi16::<8>(a));
+                b = _mm_or_si128(_mm_slli_epi16::<8>(b), _mm_srli_epi16::<8>(b));
+            }
+            let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xFF80u16 as i16));
+            if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
+                break;
+            }
+            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
+        }
+        i += 16;
+    }
+    i + scalar::copy_utf16_bytes_ascii::<BE>(&src[2 * i..], &mut dst[i..])
+}
+
 /// Copies the longest prefix of `src` that is complete, valid UTF-8 (AVX2); returns its length.
 ///
 /// The blocks are checked with the lookup algorithm of Keiser and Lemire ("Validating UTF-8
@@ -252,6 +280,7 @@ const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
 ];
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn table(t: &[u8; 16]) -> __m256i {
     // SAFETY: `t` is 16 readable bytes; an unaligned 128-bit load.
@@ -259,12 +288,14 @@ fn table(t: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(half)
 }
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn high_nibbles(v: __m256i) -> __m256i {
     _mm256_and_si256(_mm256_srli_epi16::<4>(v), _mm256_set1_epi8(0x0F))
 }
 
 /// The flags of malformed pairs and triples in `input`, given the block before it.
+#[inline]
 #[target_feature(enable = "avx2")]
 fn check_block(input: __m256i, prev_input: __m256i, t1h: __m256i, t1l: __m256i, t2h: __m256i) -> __m256i {
     let carried = _mm256_permute2x128_si256::<0x21>(prev_input, input);
@@ -283,17 +314,15 @@ fn check_block(input: __m256i, prev_input: __m256i, t1h: __m256i, t1l: __m256i, 
     _mm256_xor_si256(must23_80, special)
 }
 
-/// Non-zero where a block ends inside a multi-byte sequence.
-#[target_feature(enable = "avx2")]
-fn incomplete(input: __m256i) -> __m256i {
+/// Per position, the largest byte that does not start a sequence running past the end of a
+/// 32-byte block.
+const INCOMPLETE_MAX: [u8; 32] = {
     let mut max = [0xFFu8; 32];
     max[29] = 0xF0 - 1;
     max[30] = 0xE0 - 1;
     max[31] = 0xC0 - 1;
-    // SAFETY: `max` is 32 readable bytes; an unaligned load.
-    let max = unsafe { _mm256_loadu_si256(max.as_ptr() as *const __m256i) };
-    _mm256_subs_epu8(input, max)
-}
+    max
+};
 
 /// Validates and copies whole 32-byte blocks; returns the length of the blocks that passed.
 #[target_feature(enable = "avx2")]
@@ -301,6 +330,8 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    // SAFETY: INCOMPLETE_MAX is 32 readable bytes; an unaligned load.
+    let incomplete_max = unsafe { _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i) };
     let mut prev_input = _mm256_setzero_si256();
     let mut prev_incomplete = _mm256_setzero_si256();
     let mut i = 0;
@@ -318,7 +349,8 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
             if _mm256_testz_si256(err, err) == 0 {
                 break;
             }
-            prev_incomplete = incomplete(input);
+            // Non-zero where the block ends inside a multi-byte sequence.
+            prev_incomplete = _mm256_subs_epu8(input, incomplete_max);
         }
         // SAFETY: as for the load above.
         unsafe { _mm256_storeu_si256(d.add(i) as *mut __m256i, input) };
