@@ -24,10 +24,171 @@ pub(super) fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
     }
 }
 
+/// Writes the run of ASCII bytes at the start of `src` (`src[0]` is ASCII) as themselves;
+/// returns its length written (0 only when there is no room). A lone ASCII byte between
+/// non-ASCII characters (a space, a punctuation mark) is written directly: the bulk copy has
+/// a cost per call.
+#[inline(always)]
+pub(super) fn ascii_run<S: Sink>(src: &[u8], sink: &mut S) -> usize {
+    if src.len() < 2 || src[1] >= 0x80 {
+        return usize::from(sink.put(src[0] as u32));
+    }
+    sink.put_ascii_run(src)
+}
+
+/// The decoder fast path shared by EUC-JP, Shift_JIS and EUC-KR from the initial state:
+/// ASCII runs, and the non-ASCII sequences `seq` decodes (`seq(src, i)`: the code point and
+/// length of the valid sequence at `src[i]`, `src[i] >= 0x80`, complete inside `src`, or
+/// `None`). Stops before anything else and before output that does not fit. All these code
+/// points are in the BMP and at least U+0080.
+#[inline(always)]
+pub(super) fn run_multi<S: Sink>(
+    src: &[u8],
+    sink: &mut S,
+    seq: impl Fn(&[u8], usize) -> Option<(u32, usize)>,
+) -> usize {
+    if let Some((dst, pos)) = sink.utf8_parts() {
+        return run_multi_utf8(src, dst, pos, seq);
+    }
+    if let Some((dst, pos)) = sink.utf16_parts() {
+        return run_multi_utf16(src, dst, pos, seq);
+    }
+    let mut i = 0;
+    while i < src.len() {
+        if src[i] < 0x80 {
+            let n = ascii_run(&src[i..], sink);
+            if n == 0 {
+                break;
+            }
+            i += n;
+            continue;
+        }
+        let Some((cp, len)) = seq(src, i) else { break };
+        if !sink.put(cp) {
+            break;
+        }
+        i += len;
+    }
+    i
+}
+
+#[inline(always)]
+fn run_multi_utf8(
+    src: &[u8],
+    dst: &mut [u8],
+    pos: &mut usize,
+    seq: impl Fn(&[u8], usize) -> Option<(u32, usize)>,
+) -> usize {
+    let (mut i, mut o) = (0usize, *pos);
+    while i < src.len() {
+        let b = src[i];
+        if b < 0x80 {
+            // Short runs (spaces, punctuation, digits between words) byte by byte: the bulk
+            // copy has a cost per call.
+            let Some(d) = dst.get_mut(o) else { break };
+            *d = b;
+            o += 1;
+            i += 1;
+            let mut k = 0;
+            while k < 8 {
+                match (src.get(i), dst.get_mut(o)) {
+                    (Some(&c), Some(d)) if c < 0x80 => {
+                        *d = c;
+                        i += 1;
+                        o += 1;
+                        k += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if k < 8 {
+                continue;
+            }
+            // A longer run: the rest in bulk (possibly nothing, when the run or the room ends
+            // right here).
+            let n = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[o..]);
+            i += n;
+            o += n;
+            continue;
+        }
+        let Some((cp, len)) = seq(src, i) else { break };
+        debug_assert!((0x80..0x10000).contains(&cp));
+        if cp < 0x800 {
+            let Some(out) = dst.get_mut(o..o + 2) else {
+                break;
+            };
+            out[0] = 0xC0 | (cp >> 6) as u8;
+            out[1] = 0x80 | (cp & 0x3F) as u8;
+            o += 2;
+        } else {
+            let Some(out) = dst.get_mut(o..o + 3) else {
+                break;
+            };
+            out[0] = 0xE0 | (cp >> 12) as u8;
+            out[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+            out[2] = 0x80 | (cp & 0x3F) as u8;
+            o += 3;
+        }
+        i += len;
+    }
+    *pos = o;
+    i
+}
+
+#[inline(always)]
+fn run_multi_utf16(
+    src: &[u8],
+    dst: &mut [u16],
+    pos: &mut usize,
+    seq: impl Fn(&[u8], usize) -> Option<(u32, usize)>,
+) -> usize {
+    let (mut i, mut o) = (0usize, *pos);
+    while i < src.len() {
+        let b = src[i];
+        if b < 0x80 {
+            let Some(d) = dst.get_mut(o) else { break };
+            *d = b as u16;
+            o += 1;
+            i += 1;
+            let mut k = 0;
+            while k < 8 {
+                match (src.get(i), dst.get_mut(o)) {
+                    (Some(&c), Some(d)) if c < 0x80 => {
+                        *d = c as u16;
+                        i += 1;
+                        o += 1;
+                        k += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if k < 8 {
+                continue;
+            }
+            // A longer run: the rest in bulk (possibly nothing, when the run or the room ends
+            // right here).
+            let n = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[o..]);
+            i += n;
+            o += n;
+            continue;
+        }
+        let Some((cp, len)) = seq(src, i) else { break };
+        let Some(d) = dst.get_mut(o) else { break };
+        *d = cp as u16;
+        o += 1;
+        i += len;
+    }
+    *pos = o;
+    i
+}
+
 /// The jis0208 code point for the EUC-JP pair (`leading`, `trailing`), both in 0xA1..=0xFE.
 #[inline(always)]
 fn jis0208_pair(leading: u8, trailing: u8) -> Option<u32> {
-    index_code_point(&JIS0208_DECODE, (leading as usize - 0xA1) * 94 + trailing as usize - 0xA1)
+    index_code_point(
+        &JIS0208_DECODE,
+        (leading as usize - 0xA1) * 94 + trailing as usize - 0xA1,
+    )
 }
 
 impl DecodeHandler for EucJpDecoder {
@@ -113,54 +274,38 @@ impl DecodeHandler for EucJpDecoder {
         if self.leading != 0 {
             return 0;
         }
-        let mut i = 0;
-        while i < src.len() {
+        // Step 6 (ASCII), and the sequences steps 7, 3, 4 and 5 decode to a code point.
+        run_multi(src, sink, |src, i| {
             let b = src[i];
-            if b < 0x80 {
-                // Step 6, a run at a time.
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
-                    break;
-                }
-                i += n;
-                continue;
-            }
-            let (cp, len) = match b {
+            match b {
                 // Step 7 then step 5 with a jis0208 code point.
                 0xA1..=0xFE => {
-                    let Some(&t) = src.get(i + 1) else { break };
+                    let t = *src.get(i + 1)?;
                     if !(0xA1..=0xFE).contains(&t) {
-                        break;
+                        return None;
                     }
-                    match jis0208_pair(b, t) {
-                        Some(cp) => (cp, 2),
-                        None => break,
-                    }
+                    Some((jis0208_pair(b, t)?, 2))
                 }
                 // Step 7 then step 3.
-                0x8E => match src.get(i + 1) {
-                    Some(&t) if (0xA1..=0xDF).contains(&t) => (0xFF61 - 0xA1 + t as u32, 2),
-                    _ => break,
-                },
+                0x8E => {
+                    let t = *src.get(i + 1)?;
+                    if !(0xA1..=0xDF).contains(&t) {
+                        return None;
+                    }
+                    Some((0xFF61 - 0xA1 + t as u32, 2))
+                }
                 // Step 7, step 4, then step 5 with a jis0212 code point.
                 0x8F => {
-                    let (Some(&l), Some(&t)) = (src.get(i + 1), src.get(i + 2)) else { break };
+                    let (l, t) = (*src.get(i + 1)?, *src.get(i + 2)?);
                     if !(0xA1..=0xFE).contains(&l) || !(0xA1..=0xFE).contains(&t) {
-                        break;
+                        return None;
                     }
-                    match index_code_point(&JIS0212_DECODE, (l as usize - 0xA1) * 94 + t as usize - 0xA1) {
-                        Some(cp) => (cp, 3),
-                        None => break,
-                    }
+                    let pointer = (l as usize - 0xA1) * 94 + t as usize - 0xA1;
+                    Some((index_code_point(&JIS0212_DECODE, pointer)?, 3))
                 }
-                _ => break,
-            };
-            if !sink.put(cp) {
-                break;
+                _ => None,
             }
-            i += len;
-        }
-        i
+        })
     }
 }
 
@@ -174,14 +319,23 @@ pub(super) struct Mapped {
 }
 
 impl Mapped {
-    pub(super) const NONE: Mapped = Mapped { len: 0, bytes: [0, 0] };
+    pub(super) const NONE: Mapped = Mapped {
+        len: 0,
+        bytes: [0, 0],
+    };
     #[inline(always)]
     pub(super) fn one(b: u8) -> Mapped {
-        Mapped { len: 1, bytes: [b, 0] }
+        Mapped {
+            len: 1,
+            bytes: [b, 0],
+        }
     }
     #[inline(always)]
     pub(super) fn two(a: u8, b: u8) -> Mapped {
-        Mapped { len: 2, bytes: [a, b] }
+        Mapped {
+            len: 2,
+            bytes: [a, b],
+        }
     }
     /// The handler's result for code point `cp` mapped to `self`.
     #[inline(always)]
@@ -223,7 +377,11 @@ fn put_mapped(m: Mapped, dst: &mut [u8], w: &mut usize) -> bool {
 /// gives the result for every non-ASCII scalar value (stateless). Stops before an unmappable
 /// character or one that does not fit.
 #[inline(always)]
-pub(super) fn run_utf8_with(src: &str, dst: &mut [u8], map: impl Fn(u32) -> Mapped) -> (usize, usize) {
+pub(super) fn run_utf8_with(
+    src: &str,
+    dst: &mut [u8],
+    map: impl Fn(u32) -> Mapped,
+) -> (usize, usize) {
     let s = src.as_bytes();
     let (mut r, mut w) = (0usize, 0usize);
     while r < s.len() {
@@ -241,7 +399,12 @@ pub(super) fn run_utf8_with(src: &str, dst: &mut [u8], map: impl Fn(u32) -> Mapp
         let (cp, len) = if b < 0xE0 {
             (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
         } else if b < 0xF0 {
-            (((b as u32 & 0x0F) << 12) | ((s[r + 1] as u32 & 0x3F) << 6) | (s[r + 2] as u32 & 0x3F), 3)
+            (
+                ((b as u32 & 0x0F) << 12)
+                    | ((s[r + 1] as u32 & 0x3F) << 6)
+                    | (s[r + 2] as u32 & 0x3F),
+                3,
+            )
         } else {
             // Supplementary: never mappable in these encodings.
             break;
@@ -257,7 +420,11 @@ pub(super) fn run_utf8_with(src: &str, dst: &mut [u8], map: impl Fn(u32) -> Mapp
 /// The encoder fast path over UTF-16, like [`run_utf8_with`]. Surrogates (paired or not) stop
 /// it: no supplementary code point is mappable in these encodings.
 #[inline(always)]
-pub(super) fn run_utf16_with(src: &[u16], dst: &mut [u8], map: impl Fn(u32) -> Mapped) -> (usize, usize) {
+pub(super) fn run_utf16_with(
+    src: &[u16],
+    dst: &mut [u8],
+    map: impl Fn(u32) -> Mapped,
+) -> (usize, usize) {
     let (mut r, mut w) = (0usize, 0usize);
     while r < src.len() {
         let u = src[r];
@@ -301,7 +468,11 @@ fn euc_jp_map(code_point: u32) -> Mapped {
         return Mapped::two(0x8E, (code_point - 0xFF61 + 0xA1) as u8);
     }
     // 6. U+2212 (−) is set to U+FF0D (－).
-    let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+    let code_point = if code_point == 0x2212 {
+        0xFF0D
+    } else {
+        code_point
+    };
     // 7. pointer: the index pointer for codePoint in index jis0208.
     // 8. If pointer is null, return error with codePoint (the caller's, see `Mapped::step`;
     //    U+FF0D always has a pointer, so the substitution never reaches an error).

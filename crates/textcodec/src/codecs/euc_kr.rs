@@ -1,6 +1,6 @@
 //! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
-use super::euc_jp::{index_code_point, run_utf16_with, run_utf8_with, Mapped};
+use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
@@ -77,30 +77,14 @@ impl DecodeHandler for EucKrDecoder {
         if self.leading != 0 {
             return 0;
         }
-        let mut i = 0;
-        while i < src.len() {
+        // Steps 4, then 5 and 3 with a code point.
+        run_multi(src, sink, |src, i| {
             let b = src[i];
-            if b < 0x80 {
-                // Step 4, a run at a time.
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
-                    break;
-                }
-                i += n;
-                continue;
-            }
-            // Step 5 then step 3 with a code point.
             if !(0x81..=0xFE).contains(&b) {
-                break;
+                return None;
             }
-            let Some(&t) = src.get(i + 1) else { break };
-            let Some(cp) = decode_pair(b, t) else { break };
-            if !sink.put(cp) {
-                break;
-            }
-            i += 2;
-        }
-        i
+            Some((decode_pair(b, *src.get(i + 1)?)?, 2))
+        })
     }
 }
 

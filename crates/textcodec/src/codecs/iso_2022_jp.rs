@@ -52,7 +52,10 @@ fn escape_state(leading: u8, byte: u8) -> Option<DecState> {
 fn jis0208_pair(leading: u8, byte: u8) -> Option<u32> {
     // Trailing byte, 0x21 to 0x7E, steps 2 and 3: pointer is
     // (leading - 0x21) × 94 + byte - 0x21; its index code point in index jis0208.
-    index_code_point(&JIS0208_DECODE, (leading as usize - 0x21) * 94 + byte as usize - 0x21)
+    index_code_point(
+        &JIS0208_DECODE,
+        (leading as usize - 0x21) * 94 + byte as usize - 0x21,
+    )
 }
 
 /// The length of the prefix of `s` made of ASCII bytes other than 0x0E, 0x0F and 0x1B (the
@@ -68,7 +71,10 @@ fn plain_ascii_len(s: &[u8]) -> usize {
     let mut i = 0;
     while i + 8 <= s.len() {
         let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-        if w & HIGH != 0 || has_zero_byte(w ^ (ONES * 0x1B)) || has_zero_byte((w & (ONES * 0xFE)) ^ (ONES * 0x0E)) {
+        if w & HIGH != 0
+            || has_zero_byte(w ^ (ONES * 0x1B))
+            || has_zero_byte((w & (ONES * 0xFE)) ^ (ONES * 0x0E))
+        {
             break;
         }
         i += 8;
@@ -230,7 +236,10 @@ impl DecodeHandler for Iso2022JpDecoder {
                 // 9. output = false, state = output state, return error.
                 self.output = false;
                 self.state = self.output_state;
-                Step::Error { n: 2, bytes: [leading, byte, 0] }
+                Step::Error {
+                    n: 2,
+                    bytes: [leading, byte, 0],
+                }
             }
         }
     }
@@ -238,7 +247,9 @@ impl DecodeHandler for Iso2022JpDecoder {
     fn end(&mut self) -> Step {
         match self.state {
             // ASCII, Roman, katakana, leading byte: end-of-queue returns finished.
-            DecState::Ascii | DecState::Roman | DecState::Katakana | DecState::LeadingByte => Step::Finished,
+            DecState::Ascii | DecState::Roman | DecState::Katakana | DecState::LeadingByte => {
+                Step::Finished
+            }
             // Trailing byte, end-of-queue: state = leading byte, return error.
             DecState::TrailingByte => {
                 self.state = DecState::LeadingByte;
@@ -258,7 +269,10 @@ impl DecodeHandler for Iso2022JpDecoder {
                 self.leading = 0x00;
                 self.output = false;
                 self.state = self.output_state;
-                Step::Error { n: 1, bytes: [leading, 0, 0] }
+                Step::Error {
+                    n: 1,
+                    bytes: [leading, 0, 0],
+                }
             }
         }
     }
@@ -376,7 +390,24 @@ const ESC_JIS0208: [u8; 3] = [0x1B, 0x24, 0x42];
 /// The length of the prefix of `s` made of ASCII other than U+000E, U+000F and U+001B.
 #[inline(always)]
 fn plain_ascii_len16(s: &[u16]) -> usize {
-    s.iter().position(|&u| u >= 0x80 || matches!(u, 0x0E | 0x0F | 0x1B)).unwrap_or(s.len())
+    s.iter()
+        .position(|&u| u >= 0x80 || matches!(u, 0x0E | 0x0F | 0x1B))
+        .unwrap_or(s.len())
+}
+
+/// "ISO-2022-JP encoder" steps 8 to 10: the index pointer in index jis0208 for `code_point`
+/// after step 8 (U+2212 (−) is set to U+FF0D (－)) and step 9 (U+FF61..=U+FF9F is set to its
+/// index code point in index ISO-2022-JP katakana).
+#[inline(always)]
+fn jis0208_pointer(code_point: u32) -> Option<u16> {
+    let code_point = if code_point == 0x2212 {
+        0xFF0D
+    } else if (0xFF61..=0xFF9F).contains(&code_point) {
+        ISO_2022_JP_KATAKANA[(code_point - 0xFF61) as usize] as u32
+    } else {
+        code_point
+    };
+    JIS0208_ENCODE.get(code_point)
 }
 
 impl Iso2022JpEncoder {
@@ -392,7 +423,9 @@ impl Iso2022JpEncoder {
                 EncStep::Again(esc) => ([esc[0], esc[1], esc[2], 0], 3, true),
                 _ => break,
             };
-            let Some(out) = dst.get_mut(*w..*w + len) else { break };
+            let Some(out) = dst.get_mut(*w..*w + len) else {
+                break;
+            };
             out.copy_from_slice(&buf[..len]);
             *w += len;
             if !again {
@@ -403,13 +436,50 @@ impl Iso2022JpEncoder {
         *w = snap_w;
         false
     }
+
+    /// [`put`](Self::put) with the common cases inline: a character of index jis0208 in the
+    /// jis0208 state (steps 8 to 15), or in the ASCII state (step 12's escape, then steps 13
+    /// to 15 for the restored code point).
+    #[inline(always)]
+    fn put_fast(&mut self, code_point: u32, dst: &mut [u8], w: &mut usize) -> bool {
+        if self.state == EncState::Roman
+            || code_point < 0x80
+            || code_point == 0xA5
+            || code_point == 0x203E
+        {
+            return self.put(code_point, dst, w);
+        }
+        // Steps 3 to 7 do not apply. A null pointer is an error (after step 11.1's escape in
+        // the jis0208 state): left to the byte-at-a-time path.
+        let Some(pointer) = jis0208_pointer(code_point) else {
+            return false;
+        };
+        let (leading, trailing) = ((pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8);
+        if self.state == EncState::Jis0208 {
+            let Some(out) = dst.get_mut(*w..*w + 2) else {
+                return false;
+            };
+            out[0] = leading;
+            out[1] = trailing;
+            *w += 2;
+        } else {
+            let Some(out) = dst.get_mut(*w..*w + 5) else {
+                return false;
+            };
+            out[..3].copy_from_slice(&ESC_JIS0208);
+            out[3] = leading;
+            out[4] = trailing;
+            *w += 5;
+            self.state = EncState::Jis0208;
+        }
+        true
+    }
 }
 
 impl EncodeHandler for Iso2022JpEncoder {
     // "ISO-2022-JP encoder" handler (steps 3 to 15; steps 1 and 2 are `end`).
     #[inline]
     fn handle(&mut self, code_point: u32) -> EncStep {
-        let mut code_point = code_point;
         // 3. If state is ASCII or Roman and codePoint is U+000E, U+000F or U+001B, return
         //    error with U+FFFD.
         if self.state != EncState::Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
@@ -422,7 +492,9 @@ impl EncodeHandler for Iso2022JpEncoder {
         // 5. If state is Roman and codePoint is an ASCII code point other than U+005C and
         //    U+007E, or is U+00A5 or U+203E:
         if self.state == EncState::Roman
-            && ((code_point < 0x80 && code_point != 0x5C && code_point != 0x7E) || code_point == 0xA5 || code_point == 0x203E)
+            && ((code_point < 0x80 && code_point != 0x5C && code_point != 0x7E)
+                || code_point == 0xA5
+                || code_point == 0x203E)
         {
             // 5.1. ASCII code point: return it as a byte.
             if code_point < 0x80 {
@@ -447,16 +519,10 @@ impl EncodeHandler for Iso2022JpEncoder {
             self.state = EncState::Roman;
             return EncStep::Again(ESC_ROMAN);
         }
-        // 8. U+2212 (−) is set to U+FF0D (－).
-        if code_point == 0x2212 {
-            code_point = 0xFF0D;
-        }
-        // 9. U+FF61..=U+FF9F is set to its index code point in index ISO-2022-JP katakana.
-        if (0xFF61..=0xFF9F).contains(&code_point) {
-            code_point = ISO_2022_JP_KATAKANA[(code_point - 0xFF61) as usize] as u32;
-        }
-        // 10. pointer: the index pointer for codePoint in index jis0208.
-        let Some(pointer) = JIS0208_ENCODE.get(code_point) else {
+        // 8-10. pointer: the index pointer in index jis0208 for codePoint, after U+2212 is set
+        //       to U+FF0D and half-width katakana to their index ISO-2022-JP katakana code
+        //       points.
+        let Some(pointer) = jis0208_pointer(code_point) else {
             // 11.1. If pointer is null and state is jis0208: restore codePoint, state =
             //       ASCII, return 0x1B 0x28 0x42.
             if self.state == EncState::Jis0208 {
@@ -482,7 +548,10 @@ impl EncodeHandler for Iso2022JpEncoder {
         // 1. End-of-queue and state is not ASCII: state = ASCII, return 0x1B 0x28 0x42.
         if self.state != EncState::Ascii {
             self.state = EncState::Ascii;
-            return EncStep::Bytes { buf: [0x1B, 0x28, 0x42, 0], len: 3 };
+            return EncStep::Bytes {
+                buf: [0x1B, 0x28, 0x42, 0],
+                len: 3,
+            };
         }
         // 2. End-of-queue and state is ASCII: return finished.
         EncStep::Finished
@@ -516,12 +585,17 @@ impl EncodeHandler for Iso2022JpEncoder {
             } else if b < 0xE0 {
                 (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
             } else if b < 0xF0 {
-                (((b as u32 & 0x0F) << 12) | ((s[r + 1] as u32 & 0x3F) << 6) | (s[r + 2] as u32 & 0x3F), 3)
+                (
+                    ((b as u32 & 0x0F) << 12)
+                        | ((s[r + 1] as u32 & 0x3F) << 6)
+                        | (s[r + 2] as u32 & 0x3F),
+                    3,
+                )
             } else {
                 // Supplementary: never in index jis0208.
                 break;
             };
-            if !self.put(cp, dst, &mut w) {
+            if !self.put_fast(cp, dst, &mut w) {
                 break;
             }
             r += len;
@@ -545,7 +619,7 @@ impl EncodeHandler for Iso2022JpEncoder {
                 w += n;
                 continue;
             }
-            if (0xD800..0xE000).contains(&u) || !self.put(u as u32, dst, &mut w) {
+            if (0xD800..0xE000).contains(&u) || !self.put_fast(u as u32, dst, &mut w) {
                 break;
             }
             r += 1;

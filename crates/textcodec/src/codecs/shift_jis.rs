@@ -1,6 +1,6 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
-use super::euc_jp::{index_code_point, run_utf16_with, run_utf8_with, Mapped};
+use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
@@ -90,39 +90,18 @@ impl DecodeHandler for ShiftJisDecoder {
         if self.leading != 0 {
             return 0;
         }
-        let mut i = 0;
-        while i < src.len() {
+        run_multi(src, sink, |src, i| {
             let b = src[i];
-            if b < 0x80 {
-                // Step 4, a run at a time.
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
-                    break;
-                }
-                i += n;
-                continue;
-            }
-            let (cp, len) = match b {
+            match b {
                 // Step 6 then step 3 with a code point.
-                0x81..=0x9F | 0xE0..=0xFC => {
-                    let Some(&t) = src.get(i + 1) else { break };
-                    match decode_pair(b, t) {
-                        Some(cp) => (cp, 2),
-                        None => break,
-                    }
-                }
+                0x81..=0x9F | 0xE0..=0xFC => Some((decode_pair(b, *src.get(i + 1)?)?, 2)),
                 // Step 5.
-                0xA1..=0xDF => (0xFF61 - 0xA1 + b as u32, 1),
-                // Step 4 (0x80).
-                0x80 => (0x80, 1),
-                _ => break,
-            };
-            if !sink.put(cp) {
-                break;
+                0xA1..=0xDF => Some((0xFF61 - 0xA1 + b as u32, 1)),
+                // Step 4 (0x80; ASCII is handled by `run_multi`).
+                0x80 => Some((0x80, 1)),
+                _ => None,
             }
-            i += len;
-        }
-        i
+        })
     }
 }
 
@@ -150,7 +129,11 @@ fn shift_jis_map(code_point: u32) -> Mapped {
         return Mapped::one((code_point - 0xFF61 + 0xA1) as u8);
     }
     // 6. U+2212 (−) is set to U+FF0D (－).
-    let code_point = if code_point == 0x2212 { 0xFF0D } else { code_point };
+    let code_point = if code_point == 0x2212 {
+        0xFF0D
+    } else {
+        code_point
+    };
     // 7. pointer: the index Shift_JIS pointer for codePoint (index jis0208 without the
     //    pointers 8272..=8835).
     // 8. If pointer is null, return error with codePoint (U+FF0D always has a pointer).
