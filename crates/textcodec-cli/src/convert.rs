@@ -615,22 +615,34 @@ impl Stream<'_> {
 
 /// How many of the bytes before `end` (the last of `window`) form the malformed sequence
 /// the decoder just reported: the longest suffix (of at most 4 bytes) that a fresh decoder
-/// reads, at the end of the input, as exactly one malformed sequence and nothing else.
+/// reads, at the end of the input, as exactly one malformed sequence and nothing else, and
+/// none of whose proper prefixes decodes cleanly (which would make it a unit of its own,
+/// such as an ISO-2022-JP escape sequence). The decoder's state before the sequence is not
+/// known here, so this is a best effort for stateful cases.
 fn malformed_len(encoding: &'static Encoding, window: &[u8], end: u64) -> usize {
     let utf16 = encoding == textcodec::UTF_16LE || encoding == textcodec::UTF_16BE;
-    for len in (1..=window.len().min(4)).rev() {
-        if utf16 && (end - len as u64) % 2 != 0 {
-            continue;
-        }
-        let mut probe = encoding.new_decoder(DecoderOptions {
+    let probe = |bytes: &[u8]| {
+        let mut decoder = encoding.new_decoder(DecoderOptions {
             error_mode: DecoderErrorMode::Fatal,
             bom: BomHandling::Keep,
         });
         let mut dst = [0u8; 64];
-        if let Err(e) = probe.decode_to_utf8(&window[window.len() - len..], &mut dst, true) {
-            if e.read == len && e.written == 0 {
-                return len;
-            }
+        decoder.decode_to_utf8(bytes, &mut dst, true)
+    };
+    for len in (1..=window.len().min(4)).rev() {
+        if utf16 && (end - len as u64) % 2 != 0 {
+            continue;
+        }
+        let candidate = &window[window.len() - len..];
+        let whole = matches!(probe(candidate), Err(e) if e.read == len && e.written == 0);
+        if whole && (1..len).all(|k| probe(&candidate[..k]).is_err()) {
+            return len;
+        }
+    }
+    // ISO-2022-JP: an escape sequence right after another one is an error.
+    if encoding == textcodec::ISO_2022_JP {
+        if let [.., 0x1B, 0x28, 0x42 | 0x4A | 0x49] | [.., 0x1B, 0x24, 0x40 | 0x42] = window {
+            return 3;
         }
     }
     window.len().min(1)

@@ -259,6 +259,17 @@ fn invalid_fail_names_input_offset_and_bytes() {
         ("euc-kr", b"x\xA1", "at byte offset 1: A1"),
         ("utf-16le", b"a\x00\x00\xD8b\x00", "at byte offset 2: 00 D8"),
         ("utf-16be", b"\x00a\x00", "at byte offset 2: 00"),
+        ("gb18030", b"ab\x81\x30\x81X", "at byte offset 2: 81"),
+        ("gb18030", b"ab\x84\x31\xa5", "at byte offset 2: 84 31 A5"),
+        ("euc-jp", b"a\x8f\xa1X", "at byte offset 1: 8F A1"),
+        ("iso-2022-jp", b"ab\x1b$Z", "at byte offset 2: 1B"),
+        ("iso-2022-jp", b"ab\x1b$B\x30", "at byte offset 5: 30"),
+        (
+            "iso-2022-jp",
+            b"ab\x1b(Bxx\x1b(B\x1b(B",
+            "at byte offset 10: 1B 28 42",
+        ),
+        ("utf-8", b"a\xed\xa0\x80", "at byte offset 1: ED"),
     ];
     for (label, input, expected) in cases {
         let out = run(&["decode", "-e", label, "--invalid", "fail"], input);
