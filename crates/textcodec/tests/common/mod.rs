@@ -1,0 +1,485 @@
+//! Shared helpers for the conformance tests (differential, streaming, vectors).
+//!
+//! Every test binary includes this module with `mod common;` and uses only part of it.
+#![allow(dead_code)]
+
+use textcodec::{
+    BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
+};
+
+/// A small deterministic PRNG (xorshift64*), so failures reproduce exactly.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Avoid the all-zero state.
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform-ish in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        assert!(n > 0);
+        ((self.next_u64() >> 11) % n as u64) as usize
+    }
+    /// Uniform-ish in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+    pub fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+    pub fn byte(&mut self) -> u8 {
+        self.next_u64() as u8
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    /// A random scalar value, biased towards interesting ranges.
+    pub fn scalar(&mut self) -> char {
+        loop {
+            let cp = match self.below(8) {
+                0 => self.below(0x80) as u32,
+                1 => self.range(0x80, 0x7FF) as u32,
+                2 => self.range(0x800, 0xFFFF) as u32,
+                3 => self.range(0x10000, 0x10FFFF) as u32,
+                4 => self.range(0x3000, 0x9FFF) as u32,
+                5 => self.range(0xE000, 0xF8FF) as u32,
+                6 => self.range(0xFF00, 0xFFFF) as u32,
+                _ => self.range(0x2000, 0x2FFF) as u32,
+            };
+            if let Some(c) = char::from_u32(cp) {
+                return c;
+            }
+        }
+    }
+}
+
+/// The encoding_rs encoding with the same name: the differential oracle.
+pub fn oracle(enc: &'static Encoding) -> &'static encoding_rs::Encoding {
+    // ASCII-lowercasing an encoding's name yields one of its labels (spec, "Names and labels").
+    encoding_rs::Encoding::for_label(enc.name().to_ascii_lowercase().as_bytes())
+        .unwrap_or_else(|| panic!("encoding_rs has no encoding named {}", enc.name()))
+}
+
+pub fn dopts(fatal: bool, bom: BomHandling) -> DecoderOptions {
+    DecoderOptions {
+        error_mode: if fatal {
+            DecoderErrorMode::Fatal
+        } else {
+            DecoderErrorMode::Replacement
+        },
+        bom,
+    }
+}
+
+pub fn emode(fatal: bool) -> EncoderErrorMode {
+    if fatal {
+        EncoderErrorMode::Fatal
+    } else {
+        EncoderErrorMode::Html
+    }
+}
+
+/// Is the encoding one that has its own encoder (not replacement, not UTF-16BE/LE)?
+pub fn has_own_encoder(enc: &'static Encoding) -> bool {
+    enc.output_encoding() == enc
+}
+
+/// Escape bytes for failure messages.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::from("[");
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("{b:02X}"));
+    }
+    s.push(']');
+    s
+}
+
+pub fn hex16(units: &[u16]) -> String {
+    let mut s = String::from("[");
+    for (i, b) in units.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("{b:04X}"));
+    }
+    s.push(']');
+    s
+}
+
+/// Show a string as its code points.
+pub fn cps(s: &str) -> String {
+    let mut out = String::from("[");
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&format!("U+{:04X}", c as u32));
+    }
+    out.push(']');
+    out
+}
+
+/// Write the html-mode character reference for `c` (spec, "process an item", "html").
+pub fn ncr(c: char) -> String {
+    format!("&#{};", c as u32)
+}
+
+/// Collects failures and panics at the end with the first few, so one run shows many findings.
+pub struct Failures {
+    pub what: String,
+    pub list: Vec<String>,
+    pub count: usize,
+}
+
+impl Failures {
+    pub fn new(what: impl Into<String>) -> Failures {
+        Failures {
+            what: what.into(),
+            list: Vec::new(),
+            count: 0,
+        }
+    }
+    pub fn push(&mut self, msg: String) {
+        self.count += 1;
+        if self.list.len() < 25 {
+            self.list.push(msg);
+        }
+    }
+    pub fn finish(self) {
+        if self.count > 0 {
+            panic!(
+                "{}: {} failure(s); first {}:\n  {}",
+                self.what,
+                self.count,
+                self.list.len(),
+                self.list.join("\n  ")
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// textcodec drivers (one-shot, with buffers of exactly the advertised worst-case size)
+// ---------------------------------------------------------------------------------------------
+
+/// One-shot replacement-mode decode to UTF-8 into a dst of exactly `max_utf8_buffer_length`.
+/// Returns the output and the `replaced` flag; panics (with context) on API-contract breaches.
+pub fn tc_decode_utf8(enc: &'static Encoding, src: &[u8], bom: BomHandling) -> (String, bool) {
+    let mut d = enc.new_decoder(dopts(false, bom));
+    let need = d
+        .max_utf8_buffer_length(src.len())
+        .expect("max_utf8_buffer_length overflow on a small input");
+    let mut dst = vec![0u8; need];
+    let p = d.decode_to_utf8(src, &mut dst, true).unwrap_or_else(|e| {
+        panic!(
+            "{} {}: replacement mode returned Err({e:?})",
+            enc.name(),
+            hex(src)
+        )
+    });
+    assert_eq!(
+        p.status,
+        Status::InputEmpty,
+        "{} {}: dst of max_utf8_buffer_length ({need}) gave OutputFull",
+        enc.name(),
+        hex(src)
+    );
+    assert_eq!(p.read, src.len(), "{} {}: read", enc.name(), hex(src));
+    dst.truncate(p.written);
+    let s = String::from_utf8(dst)
+        .unwrap_or_else(|_| panic!("{} {}: output is not UTF-8", enc.name(), hex(src)));
+    (s, p.replaced)
+}
+
+pub fn tc_decode_utf16(enc: &'static Encoding, src: &[u8], bom: BomHandling) -> (Vec<u16>, bool) {
+    let mut d = enc.new_decoder(dopts(false, bom));
+    let need = d
+        .max_utf16_buffer_length(src.len())
+        .expect("max_utf16_buffer_length overflow on a small input");
+    let mut dst = vec![0u16; need];
+    let p = d.decode_to_utf16(src, &mut dst, true).unwrap_or_else(|e| {
+        panic!(
+            "{} {}: replacement mode returned Err({e:?})",
+            enc.name(),
+            hex(src)
+        )
+    });
+    assert_eq!(
+        p.status,
+        Status::InputEmpty,
+        "{} {}: dst of max_utf16_buffer_length ({need}) gave OutputFull",
+        enc.name(),
+        hex(src)
+    );
+    assert_eq!(p.read, src.len(), "{} {}: read", enc.name(), hex(src));
+    dst.truncate(p.written);
+    (dst, p.replaced)
+}
+
+/// Fatal-mode decode to UTF-8, resuming after each error with `src[read..]` (always `last: true`),
+/// returning the output with a U+FFFD inserted where each error was reported, and the error count.
+/// By the API contract, this equals the replacement-mode output exactly.
+pub fn tc_decode_fatal_resumed_utf8(
+    enc: &'static Encoding,
+    src: &[u8],
+    bom: BomHandling,
+) -> (String, usize) {
+    let mut d = enc.new_decoder(dopts(true, bom));
+    let mut out = String::new();
+    let mut errors = 0;
+    let mut pos = 0;
+    // A fixed-size dst (at least one worst-case step), looping on OutputFull.
+    let mut dst = vec![0u8; 4096];
+    loop {
+        match d.decode_to_utf8(&src[pos..], &mut dst, true) {
+            Ok(p) => {
+                assert!(
+                    !p.replaced,
+                    "{} {}: fatal mode set replaced",
+                    enc.name(),
+                    hex(src)
+                );
+                out.push_str(std::str::from_utf8(&dst[..p.written]).expect("UTF-8 output"));
+                pos += p.read;
+                if p.status == Status::InputEmpty {
+                    assert_eq!(pos, src.len());
+                    return (out, errors);
+                }
+                assert!(
+                    p.read > 0 || p.written > 0,
+                    "{}: no progress with a 4096-byte dst",
+                    enc.name()
+                );
+            }
+            Err(e) => {
+                assert!(
+                    e.read <= src.len() - pos,
+                    "{} {}: Err.read too large",
+                    enc.name(),
+                    hex(src)
+                );
+                out.push_str(std::str::from_utf8(&dst[..e.written]).expect("UTF-8 output"));
+                out.push('\u{FFFD}');
+                errors += 1;
+                pos += e.read;
+                assert!(
+                    errors <= src.len() + 1,
+                    "{} {}: more errors than input bytes (stuck?)",
+                    enc.name(),
+                    hex(src)
+                );
+            }
+        }
+    }
+}
+
+/// One-shot html-mode encode of `src` with a dst of exactly `max_buffer_length_from_utf8`.
+pub fn tc_encode_utf8(enc: &'static Encoding, src: &str) -> (Vec<u8>, bool) {
+    let mut e = enc.new_encoder(EncoderErrorMode::Html);
+    let need = e.max_buffer_length_from_utf8(src.len()).expect("overflow");
+    let mut dst = vec![0u8; need];
+    let p = e
+        .encode_from_utf8(src, &mut dst, true)
+        .unwrap_or_else(|err| panic!("{}: html mode returned Err({err:?})", enc.name()));
+    assert_eq!(
+        p.status,
+        Status::InputEmpty,
+        "{} {}: dst of max_buffer_length_from_utf8 ({need}) gave OutputFull",
+        enc.name(),
+        cps(&src.chars().take(20).collect::<String>())
+    );
+    assert_eq!(p.read, src.len());
+    dst.truncate(p.written);
+    (dst, p.replaced)
+}
+
+/// Fatal-mode encode, resuming after each error; the returned bytes have the html reference of
+/// each reported unmappable inserted where it was reported (so they equal the html-mode output).
+pub fn tc_encode_fatal_resumed_utf8(enc: &'static Encoding, src: &str) -> (Vec<u8>, Vec<char>) {
+    let mut e = enc.new_encoder(EncoderErrorMode::Fatal);
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    let mut pos = 0;
+    let mut dst = vec![0u8; 4096];
+    loop {
+        match e.encode_from_utf8(&src[pos..], &mut dst, true) {
+            Ok(p) => {
+                assert!(!p.replaced, "{}: fatal mode set replaced", enc.name());
+                out.extend_from_slice(&dst[..p.written]);
+                pos += p.read;
+                if p.status == Status::InputEmpty {
+                    assert_eq!(pos, src.len());
+                    return (out, errs);
+                }
+                assert!(
+                    p.read > 0 || p.written > 0,
+                    "{}: no progress with a 4096-byte dst",
+                    enc.name()
+                );
+            }
+            Err(err) => {
+                assert!(
+                    err.read > 0 && err.read <= src.len() - pos,
+                    "{}: Err.read {err:?}",
+                    enc.name()
+                );
+                out.extend_from_slice(&dst[..err.written]);
+                out.extend_from_slice(ncr(err.unmappable).as_bytes());
+                errs.push(err.unmappable);
+                pos += err.read;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// encoding_rs drivers
+// ---------------------------------------------------------------------------------------------
+
+pub fn er_decode_utf8(enc: &'static Encoding, src: &[u8]) -> (String, bool) {
+    let mut d = oracle(enc).new_decoder_without_bom_handling();
+    let mut dst = vec![0u8; d.max_utf8_buffer_length(src.len()).unwrap()];
+    let (r, read, written, had) = d.decode_to_utf8(src, &mut dst, true);
+    assert_eq!(r, encoding_rs::CoderResult::InputEmpty);
+    assert_eq!(read, src.len());
+    dst.truncate(written);
+    (String::from_utf8(dst).unwrap(), had)
+}
+
+pub fn er_decode_utf16(enc: &'static Encoding, src: &[u8]) -> (Vec<u16>, bool) {
+    let mut d = oracle(enc).new_decoder_without_bom_handling();
+    let mut dst = vec![0u16; d.max_utf16_buffer_length(src.len()).unwrap()];
+    let (r, read, written, had) = d.decode_to_utf16(src, &mut dst, true);
+    assert_eq!(r, encoding_rs::CoderResult::InputEmpty);
+    assert_eq!(read, src.len());
+    dst.truncate(written);
+    (dst, had)
+}
+
+/// encoding_rs html-mode encode (NCRs for unmappables), to the output encoding of `enc`.
+pub fn er_encode_utf8(enc: &'static Encoding, src: &str) -> (Vec<u8>, bool) {
+    let mut e = oracle(enc).new_encoder();
+    let mut out = Vec::with_capacity(src.len() * 2 + 16);
+    let mut buf = vec![0u8; 4096];
+    let mut pos = 0;
+    let mut any = false;
+    loop {
+        let (r, read, written, had) = e.encode_from_utf8(&src[pos..], &mut buf, true);
+        out.extend_from_slice(&buf[..written]);
+        pos += read;
+        any |= had;
+        if r == encoding_rs::CoderResult::InputEmpty {
+            return (out, any);
+        }
+    }
+}
+
+pub fn er_encode_utf16(enc: &'static Encoding, src: &[u16]) -> (Vec<u8>, bool) {
+    let mut e = oracle(enc).new_encoder();
+    let mut out = Vec::with_capacity(src.len() * 3 + 16);
+    let mut buf = vec![0u8; 4096];
+    let mut pos = 0;
+    let mut any = false;
+    loop {
+        let (r, read, written, had) = e.encode_from_utf16(&src[pos..], &mut buf, true);
+        out.extend_from_slice(&buf[..written]);
+        pos += read;
+        any |= had;
+        if r == encoding_rs::CoderResult::InputEmpty {
+            return (out, any);
+        }
+    }
+}
+
+/// encoding_rs fatal-mode encode, resumed after each unmappable, NCRs inserted at the errors.
+pub fn er_encode_fatal_resumed_utf8(enc: &'static Encoding, src: &str) -> (Vec<u8>, Vec<char>) {
+    let mut e = oracle(enc).new_encoder();
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    let mut buf = vec![0u8; 4096];
+    let mut pos = 0;
+    loop {
+        let (r, read, written) =
+            e.encode_from_utf8_without_replacement(&src[pos..], &mut buf, true);
+        out.extend_from_slice(&buf[..written]);
+        pos += read;
+        match r {
+            encoding_rs::EncoderResult::InputEmpty => return (out, errs),
+            encoding_rs::EncoderResult::OutputFull => {}
+            encoding_rs::EncoderResult::Unmappable(c) => {
+                out.extend_from_slice(ncr(c).as_bytes());
+                errs.push(c);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus
+// ---------------------------------------------------------------------------------------------
+
+pub fn corpus_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/corpus/wikipedia")
+}
+
+/// The corpus language whose text suits an encoding (for realistic legacy-encoded inputs).
+pub fn corpus_language(enc: &'static Encoding) -> &'static str {
+    match enc.name() {
+        "Shift_JIS" | "EUC-JP" | "ISO-2022-JP" => "ja",
+        "GBK" | "gb18030" => "zh_cn",
+        "Big5" => "zh_tw",
+        "EUC-KR" => "ko",
+        "IBM866" | "ISO-8859-5" | "KOI8-R" | "KOI8-U" | "windows-1251" | "x-mac-cyrillic" => "ru",
+        "ISO-8859-7" | "windows-1253" => "el",
+        "ISO-8859-8" | "ISO-8859-8-I" | "windows-1255" => "he",
+        "ISO-8859-6" | "windows-1256" => "ar",
+        "windows-874" => "th",
+        "windows-1258" => "vi",
+        "windows-1254" | "ISO-8859-3" => "tr",
+        "ISO-8859-2" | "windows-1250" | "ISO-8859-16" => "cs",
+        "ISO-8859-4" | "ISO-8859-10" | "ISO-8859-13" | "windows-1257" => "de",
+        "ISO-8859-14" | "ISO-8859-15" | "macintosh" => "fr",
+        "windows-1252" => "pt",
+        _ => "en",
+    }
+}
+
+/// The UTF-8 text of a corpus language.
+pub fn corpus_text(lang: &str) -> String {
+    let path = corpus_dir().join(format!("{lang}.txt"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// Up to `max_chars` characters of `text` starting near `start` (on a char boundary).
+pub fn text_window(text: &str, start: usize, max_bytes: usize) -> &str {
+    let mut s = start.min(text.len());
+    while !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (s + max_bytes).min(text.len());
+    while !text.is_char_boundary(e) {
+        e -= 1;
+    }
+    &text[s..e]
+}
+
+/// Encode text in `enc` with encoding_rs (html mode); UTF-16BE/LE by hand.
+pub fn legacy_bytes(enc: &'static Encoding, text: &str) -> Vec<u8> {
+    match enc.name() {
+        "UTF-16LE" => text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect(),
+        "UTF-16BE" => text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect(),
+        _ => er_encode_utf8(enc, text).0,
+    }
+}
