@@ -318,7 +318,11 @@ impl<'p> Converter<'p> {
                     self.text_len += e.written;
                     pos += e.read;
                     st.consumed += e.read as u64;
-                    st.malformed(&src[..pos], self.plan.fail_on_invalid)?;
+                    if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
+                        // Write what came before the malformed sequence, then stop.
+                        let _ = self.flush_text(st, false);
+                        return Err(failure);
+                    }
                     if self.text.len() - self.text_len < REPLACEMENT_UTF8.len() {
                         self.flush_text(st, false)?;
                     }
@@ -385,7 +389,11 @@ impl<'p> Converter<'p> {
                     self.text16_len += e.written;
                     pos += e.read;
                     st.consumed += e.read as u64;
-                    st.malformed(&src[..pos], self.plan.fail_on_invalid)?;
+                    if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
+                        // Write what came before the malformed sequence, then stop.
+                        let _ = self.flush_text16(st, false);
+                        return Err(failure);
+                    }
                     if self.text16.len() == self.text16_len {
                         self.flush_text16(st, false)?;
                     }

@@ -274,6 +274,14 @@ fn invalid_fail_names_input_offset_and_bytes() {
     for (label, input, expected) in cases {
         let out = run(&["decode", "-e", label, "--invalid", "fail"], input);
         assert_eq!(code(&out), 1, "{label} {input:?}");
+        // What came before the malformed sequence was written.
+        let mut good = String::new();
+        let mut decoder = enc(label).new_decoder(textcodec::DecoderOptions {
+            error_mode: textcodec::DecoderErrorMode::Fatal,
+            bom: textcodec::BomHandling::Sniff,
+        });
+        let _ = decoder.decode_to_string(input, &mut good, true);
+        assert_eq!(stdout(&out), good, "{label} {input:?}");
         let err = stderr(&out);
         assert!(
             err.starts_with("textcodec: standard input: malformed "),
