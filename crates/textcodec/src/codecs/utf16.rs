@@ -40,6 +40,12 @@ fn utf16_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8], pos: &mut usize) ->
     let mut o = *pos;
     // While there is room for the worst case of a unit (3 bytes) or a pair (4), one check.
     while i + 2 <= src.len() && o + 4 <= dst.len() {
+        let (r, w) = crate::simd::utf16_bytes_to_utf8::<BE>(&src[i..], &mut dst[o..]);
+        i += r;
+        o += w;
+        if i + 2 > src.len() || o + 4 > dst.len() {
+            break;
+        }
         let u = unit::<BE>(&src[i..i + 2]);
         if u < 0x80 {
             if i + 4 <= src.len() && unit::<BE>(&src[i + 2..i + 4]) < 0x80 {

@@ -78,6 +78,14 @@ fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
             o += 1;
             continue;
         }
+        if i + 16 <= n && o + 16 <= dst.len() {
+            let (r, w) = crate::simd::utf8_to_utf16(&src[i..], &mut dst[o..]);
+            if r != 0 {
+                i += r;
+                o += w;
+                continue;
+            }
+        }
         if (0xC2..0xE0).contains(&b0) {
             // The common non-ASCII case of alphabetic scripts: two bytes.
             match src.get(i + 1) {

@@ -136,6 +136,30 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
     scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
 }
 
+/// UTF-16 bytes (big-endian if `BE`) to UTF-8 in blocks of eight code units without
+/// surrogates; returns (bytes read, bytes written). May do nothing; the caller finishes.
+#[inline(always)]
+pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 16 && level() == Level::Avx2 {
+        return x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst);
+    }
+    let _ = (src, dst);
+    (0, 0)
+}
+
+/// UTF-8 to UTF-16 in blocks of sixteen bytes of one- to three-byte characters; `src` starts
+/// at a character boundary. Returns (bytes read, units written); may do nothing.
+#[inline(always)]
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 16 && level() == Level::Avx2 {
+        return x86::utf8_to_utf16_avx2(src, dst);
+    }
+    let _ = (src, dst);
+    (0, 0)
+}
+
 /// Copies the longest prefix of `src` that is complete, valid UTF-8 (by the spec's UTF-8
 /// decoder: it ends at a character boundary) and fits in `dst`; returns its length.
 #[inline(always)]
@@ -291,6 +315,73 @@ mod tests {
                     assert_eq!(got_n, want, "{l:?} narrow");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn utf16_to_utf8_blocks_agree_with_std() {
+        if detected_level() != Level::Avx2 {
+            return;
+        }
+        let mut x: u32 = 0x9E37_79B9;
+        let ranges: [(u32, u32); 5] = [(0, 0x80), (0x80, 0x800), (0x800, 0xD800), (0xE000, 0x10000), (0xD800, 0xE000)];
+        for round in 0..20_000 {
+            let mut units = std::vec::Vec::new();
+            for _ in 0..(16 + round % 40) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                // Mostly one range per string, with surrogates rare.
+                let (lo, hi) = ranges[if x % 61 == 0 { 4 } else { (x as usize >> 8) % (1 + round % 4) }];
+                units.push((lo + (x >> 12) % (hi - lo)) as u16);
+            }
+            for be in [false, true] {
+                let bytes: std::vec::Vec<u8> =
+                    units.iter().flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() }).collect();
+                let mut dst = [0u8; 400];
+                let (r, w) = if be {
+                    x86::utf16_bytes_to_utf8_avx2::<true>(&bytes, &mut dst)
+                } else {
+                    x86::utf16_bytes_to_utf8_avx2::<false>(&bytes, &mut dst)
+                };
+                assert_eq!(r % 2, 0);
+                let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
+                assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
+                if r < bytes.len() && bytes.len() - r >= 16 {
+                    // It stopped early: only for a surrogate in the next block.
+                    assert!(units[r / 2..r / 2 + 8].iter().any(|u| (0xD800..0xE000).contains(u)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
+        if detected_level() != Level::Avx2 {
+            return;
+        }
+        let pieces = ["a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}"];
+        let mut x: u32 = 0x2545_F491;
+        for round in 0..30_000 {
+            let mut s = std::string::String::new();
+            while s.len() < 16 + round % 50 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                s.push_str(pieces[(x as usize >> 4) % (1 + round % pieces.len())]);
+            }
+            let mut bytes = s.into_bytes();
+            if round % 3 == 0 {
+                // Damage one byte: the kernel must stop before it or decode exactly.
+                let at = (x >> 7) as usize % bytes.len();
+                bytes[at] = (x >> 16) as u8;
+            }
+            let mut dst = [0u16; 200];
+            let (r, w) = x86::utf8_to_utf16_avx2(&bytes, &mut dst);
+            let valid = scalar::valid_utf8_prefix(&bytes);
+            assert!(r <= valid, "read {r} past the valid prefix {valid}: {bytes:02X?}");
+            let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r]).unwrap().encode_utf16().collect();
+            assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
         }
     }
 

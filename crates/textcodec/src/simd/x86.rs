@@ -359,3 +359,234 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     }
     i
 }
+
+/// A shuffle that compacts four 32-bit lanes holding 1, 2 or 3 UTF-8 bytes each, and the
+/// number of bytes kept. Indexed by `ge80 | ge800 << 4`, the nibbles having a bit per lane
+/// set when the lane's code unit is at least U+0080 (two bytes or more) or U+0800 (three).
+#[repr(C, align(16))]
+struct Pack {
+    shuffle: [u8; 16],
+    len: u8,
+}
+
+static PACK_1_2_3: [Pack; 256] = {
+    let mut out = [const { Pack { shuffle: [0x80; 16], len: 0 } }; 256];
+    let mut key = 0;
+    while key < 256 {
+        let (ge80, ge800) = (key & 0xF, key >> 4);
+        let mut p = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            let len = 1 + (ge80 >> lane & 1) + (ge800 >> lane & 1);
+            let mut j = 0;
+            while j < len {
+                out[key].shuffle[p] = (4 * lane + j) as u8;
+                p += 1;
+                j += 1;
+            }
+            lane += 1;
+        }
+        out[key].len = p as u8;
+        key += 1;
+    }
+    out
+};
+
+/// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
+/// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate,
+/// when fewer than 16 input bytes remain, or when `dst` has fewer than 32 bytes of room.
+#[inline]
+pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    if !has_avx2() {
+        return (0, 0);
+    }
+    // SAFETY: AVX2 is present.
+    unsafe { utf16_bytes_to_utf8_avx2_impl::<BE>(src, dst) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (mut i, mut o) = (0usize, 0usize);
+    let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    while i + 16 <= src.len() && o + 32 <= dst.len() {
+        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+        let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+        if BE {
+            v = _mm_shuffle_epi8(v, swap);
+        }
+        // Any surrogate (0xD800..=0xDFFF) ends the fast path.
+        let sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)), _mm_set1_epi16(0xD800u16 as i16));
+        if _mm_movemask_epi8(sur) != 0 {
+            break;
+        }
+        let u = _mm256_cvtepu16_epi32(v);
+        let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
+        let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
+        let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
+        let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
+        if m1 == 0 {
+            // ASCII: narrow as long as it lasts (at least these eight units).
+            let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+            i += 2 * k;
+            o += k;
+            continue;
+        }
+        let cont = _mm256_set1_epi32(0x80);
+        let low6 = _mm256_set1_epi32(0x3F);
+        let two = _mm256_or_si256(
+            _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
+            _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+        );
+        let three = _mm256_or_si256(
+            _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
+            _mm256_or_si256(
+                _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32::<6>(u), low6), cont)),
+                _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+            ),
+        );
+        let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
+        let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
+        let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
+        // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
+        // and lo.len <= 12, so both 16-byte stores are in bounds.
+        unsafe {
+            let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+            let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo));
+            o += lo.len as usize;
+            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi));
+            o += hi.len as usize;
+        }
+        i += 16;
+    }
+    (i, o)
+}
+
+/// Per 8-bit mask of dropped 16-bit lanes: a shuffle that keeps the other lanes, in order, and
+/// how many it keeps.
+static KEEP_U16_LANES: [Pack; 256] = {
+    let mut out = [const { Pack { shuffle: [0x80; 16], len: 0 } }; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut p = 0;
+        let mut lane = 0;
+        while lane < 8 {
+            if mask >> lane & 1 == 0 {
+                out[mask].shuffle[2 * p] = (2 * lane) as u8;
+                out[mask].shuffle[2 * p + 1] = (2 * lane + 1) as u8;
+                p += 1;
+            }
+            lane += 1;
+        }
+        out[mask].len = p as u8;
+        mask += 1;
+    }
+    out
+};
+
+/// UTF-8 to UTF-16, sixteen input bytes at a time, for blocks of one-, two- and three-byte
+/// characters that the spec's UTF-8 decoder accepts (AVX2); returns (bytes read, units
+/// written). `src` must start at a character boundary. Stops, leaving the rest to the caller,
+/// at a block holding anything else (a four-byte sequence, an error), when fewer than 16 input
+/// bytes remain, or when `dst` has fewer than 16 units of room.
+#[inline]
+pub(crate) fn utf8_to_utf16_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    if !has_avx2() {
+        return (0, 0);
+    }
+    // SAFETY: AVX2 is present.
+    unsafe { utf8_to_utf16_avx2_impl(src, dst) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (mut i, mut o) = (0usize, 0usize);
+    let byte = |v: u8| _mm_set1_epi8(v as i8);
+    while i + 16 <= src.len() && o + 16 <= dst.len() {
+        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+        let b = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+        if _mm_movemask_epi8(b) == 0 {
+            // Sixteen ASCII bytes.
+            // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
+            unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
+            i += 16;
+            o += 16;
+            continue;
+        }
+        let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
+        let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
+        let cont = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xC0)), byte(0x80));
+        // Four-byte leads, invalid bytes F5..FF, and the overlong leads C0 and C1 are left to
+        // the scalar path.
+        let four = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xF0));
+        let c0c1 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xFE)), byte(0xC0));
+        if _mm_movemask_epi8(_mm_or_si128(four, c0c1)) != 0 {
+            break;
+        }
+        let l2 = _mm_movemask_epi8(lead2) as u32;
+        let l3 = _mm_movemask_epi8(lead3) as u32;
+        let c = _mm_movemask_epi8(cont) as u32;
+        // Continuation bytes must be exactly those the leads call for.
+        let expected = ((l2 << 1) | (l3 << 1) | (l3 << 2)) & 0xFFFF;
+        if c != expected || (l2 | l3) & expected != 0 {
+            break;
+        }
+        // A character that runs past the block is left for the next one.
+        let end = if l3 & 1 << 14 != 0 {
+            14
+        } else if (l2 | l3) & 1 << 15 != 0 {
+            15
+        } else {
+            16
+        };
+        let next1 = _mm_srli_si128::<1>(b);
+        let next2 = _mm_srli_si128::<2>(b);
+        // "UTF-8 lower boundary" 0xA0 after 0xE0 and "upper boundary" 0x9F after 0xED.
+        let low_next = _mm_cmpeq_epi8(_mm_min_epu8(next1, byte(0x9F)), next1);
+        let bad = _mm_or_si128(
+            _mm_andnot_si128(low_next, _mm_cmpeq_epi8(b, byte(0xED))),
+            _mm_and_si128(low_next, _mm_cmpeq_epi8(b, byte(0xE0))),
+        );
+        if (_mm_movemask_epi8(bad) as u32) & ((1u32 << end) - 1) != 0 {
+            break;
+        }
+        let b16 = _mm256_cvtepu8_epi16(b);
+        let n1 = _mm256_cvtepu8_epi16(next1);
+        let n2 = _mm256_cvtepu8_epi16(next2);
+        let low6 = _mm256_set1_epi16(0x3F);
+        let v2 = _mm256_or_si256(
+            _mm256_slli_epi16::<6>(_mm256_and_si256(b16, _mm256_set1_epi16(0x1F))),
+            _mm256_and_si256(n1, low6),
+        );
+        let v3 = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_slli_epi16::<12>(b16),
+                _mm256_slli_epi16::<6>(_mm256_and_si256(n1, low6)),
+            ),
+            _mm256_and_si256(n2, low6),
+        );
+        let values = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(b16, v2, _mm256_cvtepi8_epi16(lead2)),
+            v3,
+            _mm256_cvtepi8_epi16(lead3),
+        );
+        // Drop the lanes of continuation bytes and of bytes past `end`.
+        let drop = c | (0xFFFF & !((1u32 << end) - 1));
+        let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
+        let hi = &KEEP_U16_LANES[(drop >> 8) as usize];
+        // SAFETY: the shuffles are 16 readable bytes; o + 16 <= dst.len() and lo.len <= 8, so
+        // both 8-unit (16-byte) stores are in bounds.
+        unsafe {
+            let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+            let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo));
+            o += lo.len as usize;
+            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi));
+            o += hi.len as usize;
+        }
+        i += end;
+    }
+    (i, o)
+}
