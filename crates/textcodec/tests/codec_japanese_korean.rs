@@ -349,6 +349,13 @@ fn tc_decode_streamed(
             let mut dst = vec![0u8; n];
             match d.decode_to_utf8(chunk, &mut dst, last) {
                 Ok(p) => {
+                    // A dst of the advertised worst case never fills.
+                    assert!(
+                        p.status == Status::InputEmpty || room8 != 0,
+                        "{} [{}] {cuts:?}: OutputFull with max_*_buffer_length",
+                        enc.name(),
+                        hex(src)
+                    );
                     out8.extend_from_slice(&dst[..p.written]);
                     chunk = &chunk[p.read..];
                     if p.status == Status::InputEmpty {
@@ -392,6 +399,13 @@ fn tc_decode_streamed(
             let mut dst = vec![0u16; n];
             match d.decode_to_utf16(chunk, &mut dst, last) {
                 Ok(p) => {
+                    // A dst of the advertised worst case never fills.
+                    assert!(
+                        p.status == Status::InputEmpty || room16 != 0,
+                        "{} [{}] {cuts:?}: OutputFull with max_*_buffer_length",
+                        enc.name(),
+                        hex(src)
+                    );
                     out16.extend_from_slice(&dst[..p.written]);
                     chunk = &chunk[p.read..];
                     if p.status == Status::InputEmpty {
@@ -1335,4 +1349,26 @@ fn spec_over_encoding_rs() {
     for k in KNOWN_DIFFERENCES {
         assert!(!k.name.is_empty() && !k.spec.is_empty() && !k.encoding.is_empty());
     }
+}
+
+#[test]
+fn lone_surrogates_in_utf16_input_are_u_fffd() {
+    for enc in encodings() {
+        let units: Vec<u16> = vec![
+            0xD800, 0x41, 0xDC00, 0x6F22, 0xDBFF, 0x3042, 0xD83D, 0xDE00, 0xDFFF,
+        ];
+        let expected = tc_encode_utf8(enc, "\u{FFFD}A\u{FFFD}漢\u{FFFD}あ😀\u{FFFD}");
+        assert_eq!(tc_encode_utf16(enc, &units), expected, "{}", enc.name());
+        assert_eq!(
+            tc_encode_streamed16(enc, &units, true, 0),
+            expected.html,
+            "{}",
+            enc.name()
+        );
+    }
+    // ISO-2022-JP: in the jis0208 state U+FFFD first switches to ASCII (step 11.1).
+    assert_eq!(
+        tc_encode_utf16(textcodec::ISO_2022_JP, &[0x6F22, 0xD800]).html,
+        b"\x1B$B\x34\x41\x1B(B&#65533;"
+    );
 }

@@ -271,7 +271,10 @@ impl DecodeHandler for EucJpDecoder {
 
     #[inline(always)]
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
-        if self.leading != 0 {
+        // Only from the initial state. (End-of-queue step 1 leaves jis0212 as it is; nothing
+        // follows end-of-queue in the spec, but a caller continuing after a fatal error there
+        // gets the handler's behaviour.)
+        if self.leading != 0 || self.jis0212 {
             return 0;
         }
         // Step 6 (ASCII), and the sequences steps 7, 3, 4 and 5 decode to a code point.
