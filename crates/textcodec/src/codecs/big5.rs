@@ -1,6 +1,6 @@
 //! Big5 ("Big5 decoder", "Big5 encoder").
 
-use super::gb18030::{decode_utf16_at, decode_utf8_at};
+use super::gb18030::{encode_fast, run_out, FastPath, Out, Utf16In, Utf8In};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
@@ -105,48 +105,79 @@ impl DecodeHandler for Big5Decoder {
         if self.leading != 0 {
             return 0;
         }
+        run_out::<Big5Fast, S>(src, sink)
+    }
+}
+
+/// The Big5 decoder's fast path from the initial state: ASCII runs (step 4) and valid
+/// two-byte sequences (steps 5 and 3.1 to 3.8). Stops before anything else: an error, a
+/// sequence not complete in `src`, or less than one worst-case step of room.
+struct Big5Fast;
+
+impl FastPath for Big5Fast {
+    #[inline(always)]
+    fn run<O: Out>(src: &[u8], out: &mut O) -> usize {
         let len = src.len();
         let mut i = 0;
         while i < len {
             let b = src[i];
-            if b < 0x80 {
-                // Step 4, for a whole run of ASCII bytes.
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
+            let lead = b.wrapping_sub(0x81);
+            if lead < 0x7E && i + 1 < len {
+                let trail = TRAIL_INDEX[src[i + 1] as usize];
+                if trail == NO_TRAIL || !out.room4() {
                     break;
                 }
-                i += n;
+                let pointer = lead as usize * 157 + trail as usize;
+                let cp = BIG5_DECODE[pointer];
+                if cp != 0 {
+                    // None of the step 3.6 pointers has an index entry, so a non-null code
+                    // point means the table did not apply.
+                    debug_assert!(two_code_points(pointer).is_none());
+                    if cp < 0x10000 {
+                        out.push_bmp(cp as u16);
+                    } else {
+                        out.push(cp);
+                    }
+                } else if let Some((a, c)) = two_code_points(pointer) {
+                    out.push(a);
+                    out.push(c);
+                } else {
+                    break;
+                }
+                i += 2;
                 continue;
             }
-            // Step 5 then 3: a valid two-byte sequence.
-            if !(0x81..=0xFE).contains(&b) || i + 1 >= len {
+            if b >= 0x80 {
                 break;
             }
-            let Some(pointer) = pointer_for(b, src[i + 1]) else {
-                break;
-            };
-            let cp = BIG5_DECODE[pointer];
-            if cp != 0 {
-                // None of the step 3.6 pointers has an index entry, so a non-null code point
-                // means the table did not apply.
-                debug_assert!(two_code_points(pointer).is_none());
-                if !sink.put(cp) {
-                    break;
-                }
-            } else if let Some((a, c)) = two_code_points(pointer) {
-                if sink.room() < S::units(a) + S::units(c) {
-                    break;
-                }
-                sink.put(a);
-                sink.put(c);
-            } else {
+            let n = out.ascii(&src[i..]);
+            if n == 0 {
                 break;
             }
-            i += 2;
+            i += n;
         }
         i
     }
 }
+
+/// Marks a byte that is no trail byte in [`TRAIL_INDEX`].
+const NO_TRAIL: u8 = 0xFF;
+
+/// `byte − offset` of the decoder's steps 3.4 and 3.5 for a byte in the range 0x40 to 0x7E or
+/// 0xA1 to 0xFE, [`NO_TRAIL`] for any other byte.
+static TRAIL_INDEX: [u8; 256] = {
+    let mut t = [NO_TRAIL; 256];
+    let mut b = 0x40;
+    while b <= 0xFE {
+        if b < 0x7F {
+            t[b] = (b - 0x40) as u8;
+        } else if b >= 0xA1 {
+            t[b] = (b - 0x62) as u8;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// "index Big5 pointer" for `code_point` (the tables apply the rule: HKSCS pointers excluded,
 /// the last pointer for U+2550, U+255E, U+2561, U+256A, U+5341 and U+5345).
@@ -195,60 +226,26 @@ impl EncodeHandler for Big5Encoder {
 
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        let bytes = src.as_bytes();
-        let (mut r, mut w) = (0, 0);
-        while r < bytes.len() {
-            let b = bytes[r];
-            if b < 0x80 {
-                let n = crate::simd::copy_ascii_to_ascii(&bytes[r..], &mut dst[w..]);
-                if n == 0 {
-                    break;
-                }
-                r += n;
-                w += n;
-                continue;
-            }
-            let (cp, len) = decode_utf8_at(bytes, r);
-            let EncStep::Bytes { buf, .. } = self.handle(cp) else {
-                break;
-            };
-            let Some(d) = dst.get_mut(w..w + 2) else {
-                break;
-            };
-            d.copy_from_slice(&buf[..2]);
-            w += 2;
-            r += len;
-        }
-        (r, w)
+        encode_fast(self, Utf8In(src.as_bytes()), dst)
     }
 
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        let (mut r, mut w) = (0, 0);
-        while r < src.len() {
-            let u = src[r];
-            if u < 0x80 {
-                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
-                if n == 0 {
-                    break;
-                }
-                r += n;
-                w += n;
-                continue;
-            }
-            let Some((cp, units)) = decode_utf16_at(src, r) else {
-                break;
-            };
-            let EncStep::Bytes { buf, .. } = self.handle(cp) else {
-                break;
-            };
-            let Some(d) = dst.get_mut(w..w + 2) else {
-                break;
-            };
-            d.copy_from_slice(&buf[..2]);
-            w += 2;
-            r += units;
+        encode_fast(self, Utf16In(src), dst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_assumptions_of_the_fast_path() {
+        // No step 3.6 pointer has an index entry; `Out::push_bmp` is for non-ASCII only.
+        for p in [1133, 1135, 1164, 1166] {
+            assert_eq!(BIG5_DECODE[p], 0);
         }
-        (r, w)
+        assert!(BIG5_DECODE.iter().all(|&cp| cp == 0 || cp >= 0x80));
+        assert!(BIG5_ENCODE_ASTRAL.windows(2).all(|w| w[0].0 < w[1].0));
     }
 }

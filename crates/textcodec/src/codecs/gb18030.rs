@@ -189,35 +189,39 @@ impl DecodeHandler for Gb18030Decoder {
         if self.first != 0 {
             return 0;
         }
+        run_out::<Gb18030Fast, S>(src, sink)
+    }
+}
+
+/// The gb18030 decoder's fast path from the initial state: ASCII runs (step 6), 0x80 (step
+/// 7), valid two-byte sequences (steps 8, 5.2 to 5.8) and valid four-byte sequences (steps 8,
+/// 5.1, 4.1, 3.2 to 3.5). Stops before anything else: an error, a sequence not complete in
+/// `src`, or less than one worst-case step of room.
+struct Gb18030Fast;
+
+impl FastPath for Gb18030Fast {
+    #[inline(always)]
+    fn run<O: Out>(src: &[u8], out: &mut O) -> usize {
         let len = src.len();
         let mut i = 0;
         while i < len {
             let b = src[i];
-            if b < 0x80 {
-                // Step 6, for a whole run of ASCII bytes.
-                let n = sink.put_ascii_run(&src[i..]);
-                if n == 0 {
-                    break;
+            let lead = b.wrapping_sub(0x81);
+            if lead < 0x7E && i + 1 < len {
+                let b2 = src[i + 1];
+                let trail = TRAIL_INDEX[b2 as usize];
+                if trail != NO_TRAIL {
+                    // Two bytes.
+                    let cp = GB18030_DECODE[lead as usize * 190 + trail as usize];
+                    if cp == 0 || !out.room4() {
+                        break;
+                    }
+                    out.push_bmp(cp);
+                    i += 2;
+                    continue;
                 }
-                i += n;
-                continue;
-            }
-            if b == 0x80 {
-                // Step 7.
-                if !sink.put(0x20AC) {
-                    break;
-                }
-                i += 1;
-                continue;
-            }
-            if b == 0xFF || i + 1 >= len {
-                // Step 9 (an error), or a sequence not complete in `src`.
-                break;
-            }
-            let b2 = src[i + 1];
-            if (0x30..=0x39).contains(&b2) {
-                // Steps 8, 5.1, 4.1 and 3.2 to 3.5: a valid four-byte sequence.
-                if i + 3 >= len {
+                // Four bytes.
+                if !(0x30..=0x39).contains(&b2) || i + 3 >= len || !out.room4() {
                     break;
                 }
                 let (b3, b4) = (src[i + 2], src[i + 3]);
@@ -227,24 +231,226 @@ impl DecodeHandler for Gb18030Decoder {
                 let Some(cp) = ranges_code_point(four_byte_pointer(b, b2, b3, b4)) else {
                     break;
                 };
-                if !sink.put(cp) {
-                    break;
-                }
+                out.push(cp);
                 i += 4;
                 continue;
             }
-            // Steps 8 and 5.2 to 5.8: a valid two-byte sequence.
-            let Some(pointer) = two_byte_pointer(b, b2) else {
-                break;
-            };
-            let cp = GB18030_DECODE[pointer];
-            if cp == 0 || !sink.put(cp as u32) {
+            if b < 0x80 {
+                let n = out.ascii(&src[i..]);
+                if n == 0 {
+                    break;
+                }
+                i += n;
+                continue;
+            }
+            if b != 0x80 || !out.room4() {
                 break;
             }
-            i += 2;
+            out.push(0x20AC);
+            i += 1;
         }
         i
     }
+}
+
+/// Marks a byte that is no two-byte trail in [`TRAIL_INDEX`].
+const NO_TRAIL: u8 = 0xFF;
+
+/// `byte − offset` of the decoder's steps 5.5 and 5.6 for a byte in the range 0x40 to 0x7E or
+/// 0x80 to 0xFE, [`NO_TRAIL`] for any other byte.
+static TRAIL_INDEX: [u8; 256] = {
+    let mut t = [NO_TRAIL; 256];
+    let mut b = 0x40;
+    while b <= 0xFE {
+        if b < 0x7F {
+            t[b] = (b - 0x40) as u8;
+        } else if b > 0x7F {
+            t[b] = (b - 0x41) as u8;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Where the decoders' fast paths write: straight into the caller's UTF-8 or UTF-16 buffer,
+/// or through any other [`Sink`]. Shared with big5.rs.
+pub(crate) trait Out {
+    /// Whether one more step of output fits: 4 UTF-8 bytes or 2 UTF-16 units (a
+    /// supplementary code point, or Big5's two code points).
+    fn room4(&self) -> bool;
+    /// Writes scalar value `cp`; only after `room4()` (at most twice for Big5's pair).
+    fn push(&mut self, cp: u32);
+    /// Writes a non-ASCII BMP scalar value; only after `room4()`.
+    #[inline(always)]
+    fn push_bmp(&mut self, cp: u16) {
+        self.push(cp as u32);
+    }
+    /// Copies the ASCII run at the start of `src` (`src[0]` is ASCII) as far as it fits;
+    /// returns its length.
+    fn ascii(&mut self, src: &[u8]) -> usize;
+}
+
+/// Direct UTF-8 output.
+pub(crate) struct Utf8Out<'a> {
+    dst: &'a mut [u8],
+    w: usize,
+}
+
+impl Out for Utf8Out<'_> {
+    #[inline(always)]
+    fn room4(&self) -> bool {
+        self.dst.len() - self.w >= 4
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, cp: u16) {
+        debug_assert!(cp >= 0x80);
+        let w = self.w;
+        let cp = cp as u32;
+        if cp >= 0x800 {
+            self.dst[w..w + 3].copy_from_slice(&[
+                0xE0 | (cp >> 12) as u8,
+                0x80 | ((cp >> 6) & 0x3F) as u8,
+                0x80 | (cp & 0x3F) as u8,
+            ]);
+            self.w = w + 3;
+        } else {
+            self.dst[w..w + 2].copy_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+            self.w = w + 2;
+        }
+    }
+    #[inline(always)]
+    fn push(&mut self, cp: u32) {
+        let w = self.w;
+        if cp < 0x80 {
+            self.dst[w] = cp as u8;
+            self.w = w + 1;
+        } else if cp < 0x800 {
+            let out = &mut self.dst[w..w + 2];
+            out[0] = 0xC0 | (cp >> 6) as u8;
+            out[1] = 0x80 | (cp & 0x3F) as u8;
+            self.w = w + 2;
+        } else if cp < 0x10000 {
+            let out = &mut self.dst[w..w + 3];
+            out[0] = 0xE0 | (cp >> 12) as u8;
+            out[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+            out[2] = 0x80 | (cp & 0x3F) as u8;
+            self.w = w + 3;
+        } else {
+            let out = &mut self.dst[w..w + 4];
+            out[0] = 0xF0 | (cp >> 18) as u8;
+            out[1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
+            out[2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+            out[3] = 0x80 | (cp & 0x3F) as u8;
+            self.w = w + 4;
+        }
+    }
+    #[inline(always)]
+    fn ascii(&mut self, src: &[u8]) -> usize {
+        let w = self.w;
+        if w >= self.dst.len() {
+            return 0;
+        }
+        // A lone ASCII byte between multi-byte characters is common: no run copy for it.
+        if src.len() < 2 || src[1] >= 0x80 {
+            self.dst[w] = src[0];
+            self.w = w + 1;
+            return 1;
+        }
+        let n = crate::simd::copy_ascii_to_utf8(src, &mut self.dst[w..]);
+        self.w = w + n;
+        n
+    }
+}
+
+/// Direct UTF-16 output.
+pub(crate) struct Utf16Out<'a> {
+    dst: &'a mut [u16],
+    w: usize,
+}
+
+impl Out for Utf16Out<'_> {
+    #[inline(always)]
+    fn room4(&self) -> bool {
+        self.dst.len() - self.w >= 2
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, cp: u16) {
+        self.dst[self.w] = cp;
+        self.w += 1;
+    }
+    #[inline(always)]
+    fn push(&mut self, cp: u32) {
+        let w = self.w;
+        if cp < 0x10000 {
+            self.dst[w] = cp as u16;
+            self.w = w + 1;
+        } else {
+            let out = &mut self.dst[w..w + 2];
+            let c = cp - 0x10000;
+            out[0] = 0xD800 | (c >> 10) as u16;
+            out[1] = 0xDC00 | (c & 0x3FF) as u16;
+            self.w = w + 2;
+        }
+    }
+    #[inline(always)]
+    fn ascii(&mut self, src: &[u8]) -> usize {
+        let w = self.w;
+        if w >= self.dst.len() {
+            return 0;
+        }
+        if src.len() < 2 || src[1] >= 0x80 {
+            self.dst[w] = src[0] as u16;
+            self.w = w + 1;
+            return 1;
+        }
+        let n = crate::simd::copy_ascii_to_utf16(src, &mut self.dst[w..]);
+        self.w = w + n;
+        n
+    }
+}
+
+/// Output through a [`Sink`] without direct buffer access.
+struct SinkOut<'a, S: Sink>(&'a mut S);
+
+impl<S: Sink> Out for SinkOut<'_, S> {
+    #[inline(always)]
+    fn room4(&self) -> bool {
+        self.0.room() >= 4
+    }
+    #[inline(always)]
+    fn push(&mut self, cp: u32) {
+        let fitted = self.0.put(cp);
+        debug_assert!(fitted);
+    }
+    #[inline(always)]
+    fn ascii(&mut self, src: &[u8]) -> usize {
+        self.0.put_ascii_run(src)
+    }
+}
+
+/// A decoder fast path, generic over where it writes.
+pub(crate) trait FastPath {
+    /// Decodes a prefix of `src` into `out`; returns the bytes read.
+    fn run<O: Out>(src: &[u8], out: &mut O) -> usize;
+}
+
+/// Runs fast path `F` over `src` into `sink`, writing directly into its buffer when it has
+/// one. Returns the bytes read.
+#[inline(always)]
+pub(crate) fn run_out<F: FastPath, S: Sink>(src: &[u8], sink: &mut S) -> usize {
+    if let Some((dst, pos)) = sink.utf8_parts() {
+        let mut out = Utf8Out { dst, w: *pos };
+        let n = F::run(src, &mut out);
+        *pos = out.w;
+        return n;
+    }
+    if let Some((dst, pos)) = sink.utf16_parts() {
+        let mut out = Utf16Out { dst, w: *pos };
+        let n = F::run(src, &mut out);
+        *pos = out.w;
+        return n;
+    }
+    F::run(src, &mut SinkOut(sink))
 }
 
 /// The 18 rows of the gb18030 encoder's step 5 table (Private Use code points kept on their
@@ -355,62 +561,128 @@ impl EncodeHandler for Gb18030Encoder {
 
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        let bytes = src.as_bytes();
-        let (mut r, mut w) = (0, 0);
-        while r < bytes.len() {
-            let b = bytes[r];
-            if b < 0x80 {
-                let n = crate::simd::copy_ascii_to_ascii(&bytes[r..], &mut dst[w..]);
-                if n == 0 {
-                    break;
-                }
-                r += n;
-                w += n;
-                continue;
-            }
-            let (cp, len) = decode_utf8_at(bytes, r);
-            let EncStep::Bytes { buf, len: out } = self.handle(cp) else {
-                break;
-            };
-            let Some(d) = dst.get_mut(w..w + out as usize) else {
-                break;
-            };
-            d.copy_from_slice(&buf[..out as usize]);
-            w += out as usize;
-            r += len;
-        }
-        (r, w)
+        encode_fast(self, Utf8In(src.as_bytes()), dst)
     }
 
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        let (mut r, mut w) = (0, 0);
-        while r < src.len() {
-            let u = src[r];
-            if u < 0x80 {
-                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
-                if n == 0 {
+        encode_fast(self, Utf16In(src), dst)
+    }
+}
+
+/// Input of the encoders' fast paths: UTF-8 or UTF-16.
+pub(crate) trait EncIn {
+    fn len(&self) -> usize;
+    /// The unit at `r` if it is ASCII.
+    fn ascii_at(&self, r: usize) -> Option<u8>;
+    /// Copies the ASCII run at `r` as far as it fits in `dst`; returns its length.
+    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize;
+    /// The non-ASCII scalar value at `r` and its length in units; `None` for a lone
+    /// surrogate (left to the driver).
+    fn scalar(&self, r: usize) -> Option<(u32, usize)>;
+}
+
+pub(crate) struct Utf8In<'a>(pub(crate) &'a [u8]);
+
+impl EncIn for Utf8In<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn ascii_at(&self, r: usize) -> Option<u8> {
+        let u = self.0[r];
+        if u < 0x80 {
+            Some(u)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize {
+        crate::simd::copy_ascii_to_ascii(&self.0[r..], dst)
+    }
+    #[inline(always)]
+    fn scalar(&self, r: usize) -> Option<(u32, usize)> {
+        Some(decode_utf8_at(self.0, r))
+    }
+}
+
+pub(crate) struct Utf16In<'a>(pub(crate) &'a [u16]);
+
+impl EncIn for Utf16In<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn ascii_at(&self, r: usize) -> Option<u8> {
+        let u = self.0[r];
+        if u < 0x80 {
+            Some(u as u8)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize {
+        crate::simd::copy_utf16_ascii_to_ascii(&self.0[r..], dst)
+    }
+    #[inline(always)]
+    fn scalar(&self, r: usize) -> Option<(u32, usize)> {
+        decode_utf16_at(self.0, r)
+    }
+}
+
+/// The encoders' fast path: `h.handle` on each scalar value of `src` (ASCII runs copied),
+/// stopping at a character boundary before an error, a lone surrogate, or when fewer than 4
+/// bytes of `dst` are free. Returns (units read, bytes written).
+#[inline(always)]
+pub(crate) fn encode_fast<H: EncodeHandler, I: EncIn>(
+    h: &mut H,
+    src: I,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let len = src.len();
+    let (mut r, mut w) = (0, 0);
+    while r < len {
+        if let Some(b) = src.ascii_at(r) {
+            // A lone ASCII character between others is common: no run copy for it.
+            if r + 1 >= len || src.ascii_at(r + 1).is_none() {
+                let Some(d) = dst.get_mut(w) else {
                     break;
-                }
-                r += n;
-                w += n;
+                };
+                *d = b;
+                r += 1;
+                w += 1;
                 continue;
             }
-            let Some((cp, units)) = decode_utf16_at(src, r) else {
+            let n = src.ascii_run(r, &mut dst[w..]);
+            if n == 0 {
                 break;
-            };
-            let EncStep::Bytes { buf, len: out } = self.handle(cp) else {
-                break;
-            };
-            let Some(d) = dst.get_mut(w..w + out as usize) else {
-                break;
-            };
-            d.copy_from_slice(&buf[..out as usize]);
-            w += out as usize;
-            r += units;
+            }
+            r += n;
+            w += n;
+            continue;
         }
-        (r, w)
+        if dst.len() - w < 4 {
+            break;
+        }
+        let Some((cp, units)) = src.scalar(r) else {
+            break;
+        };
+        let EncStep::Bytes { buf, len: n } = h.handle(cp) else {
+            break;
+        };
+        match n {
+            2 => dst[w..w + 2].copy_from_slice(&buf[..2]),
+            4 => dst[w..w + 4].copy_from_slice(&buf),
+            _ => dst[w] = buf[0],
+        }
+        w += n as usize;
+        r += units;
     }
+    (r, w)
 }
 
 /// The scalar value of the (valid) non-ASCII UTF-8 sequence at `s[i..]` and its length.
@@ -451,5 +723,41 @@ pub(crate) fn decode_utf16_at(s: &[u16], i: usize) -> Option<(u32, usize)> {
             Some((0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_assumptions_of_the_fast_paths() {
+        // `Out::push_bmp` is for non-ASCII code points only.
+        assert!(GB18030_DECODE.iter().all(|&cp| cp == 0 || cp >= 0x80));
+        // Index gb18030 has no entry for U+E5E5 (step 3) or the side-table code points (step
+        // 5), so step order never matters between them and the index.
+        assert_eq!(GB18030_ENCODE.get(0xE5E5), None);
+        for (cp, _) in PUA_SIDE_TABLE {
+            assert_eq!(GB18030_ENCODE.get(cp as u32), None);
+        }
+        assert!(PUA_SIDE_TABLE.windows(2).all(|w| w[0].0 < w[1].0));
+        // The ranges are sorted by pointer and by code point (both binary searches).
+        assert!(GB18030_RANGES
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        assert_eq!(GB18030_RANGES[0], (0, 0x80));
+    }
+
+    #[test]
+    fn ranges() {
+        assert_eq!(ranges_code_point(7457), Some(0xE7C7));
+        assert_eq!(ranges_pointer(0xE7C7), 7457);
+        assert_eq!(ranges_code_point(39419), Some(0xFFFF));
+        assert_eq!(ranges_code_point(39420), None);
+        assert_eq!(ranges_code_point(188999), None);
+        assert_eq!(ranges_code_point(189000), Some(0x10000));
+        assert_eq!(ranges_code_point(1237575), Some(0x10FFFF));
+        assert_eq!(ranges_code_point(1237576), None);
+        assert_eq!(ranges_pointer(0x10FFFF), 1237575);
     }
 }
