@@ -755,8 +755,7 @@ fn tc_encode_streamed(
     let mut out = Vec::new();
     let mut pieces: Vec<&str> = Vec::new();
     if per_char {
-        let mut it = src.char_indices().peekable();
-        while let Some((i, c)) = it.next() {
+        for (i, c) in src.char_indices() {
             pieces.push(&src[i..i + c.len_utf8()]);
         }
     } else {
