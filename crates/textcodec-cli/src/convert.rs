@@ -51,6 +51,9 @@ pub struct Plan {
     pub unmappable: EncoderErrorMode,
     pub add_bom: bool,
     pub quiet: bool,
+    /// A progress bar may be shown (standard error is a terminal that the output does not
+    /// share, and not `--quiet`).
+    pub progress: bool,
 }
 
 pub enum Input {
@@ -215,7 +218,7 @@ impl<'p> Converter<'p> {
             text16_len: 0,
             out,
             sink,
-            progress: Progress::new(plan.quiet, total),
+            progress: Progress::new(plan.progress, total),
             pivot16,
         }
     }

@@ -8,7 +8,7 @@ mod progress;
 mod sink;
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -153,6 +153,10 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
         },
         add_bom: opts.add_bom,
         quiet: opts.quiet,
+        // Not on a terminal that also shows the output.
+        progress: !opts.quiet
+            && (opts.output.as_ref().is_some_and(|o| o.as_os_str() != "-")
+                || !io::stdout().is_terminal()),
     };
 
     // Open every input before writing anything, so that a missing file fails early.

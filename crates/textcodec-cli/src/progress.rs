@@ -15,9 +15,10 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// `total`: the sum of the input sizes when all are regular files.
-    pub fn new(quiet: bool, total: Option<u64>) -> Progress {
-        let enabled = !quiet && std::io::stderr().is_terminal();
+    /// `total`: the sum of the input sizes when all are regular files. Nothing is ever
+    /// drawn unless `allowed` and standard error is a terminal.
+    pub fn new(allowed: bool, total: Option<u64>) -> Progress {
+        let enabled = allowed && std::io::stderr().is_terminal();
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
             let style = if total.is_some() {
