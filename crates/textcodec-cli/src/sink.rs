@@ -33,7 +33,10 @@ pub enum Sink {
     Stdout(Box<dyn Write>),
     File {
         temp: NamedTempFile,
+        /// FILE as given, for messages.
         dest: PathBuf,
+        /// Where the temporary file is renamed to: FILE, or what FILE links to.
+        target: PathBuf,
         _guard: TempGuard,
     },
 }
@@ -46,7 +49,14 @@ impl Sink {
     /// A temporary file in FILE's directory, with FILE's permissions if it exists (else
     /// 0666 minus the umask, as for any new file).
     pub fn file(dest: &Path) -> Result<Sink, Failure> {
-        let dir = match dest.parent() {
+        // A symbolic link stays a link: its target is replaced.
+        let target = match fs::symlink_metadata(dest) {
+            Ok(m) if m.file_type().is_symlink() => {
+                fs::canonicalize(dest).unwrap_or_else(|_| dest.to_path_buf())
+            }
+            _ => dest.to_path_buf(),
+        };
+        let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
@@ -72,6 +82,7 @@ impl Sink {
         Ok(Sink::File {
             temp,
             dest: dest.to_path_buf(),
+            target,
             _guard: TempGuard,
         })
     }
@@ -109,7 +120,9 @@ impl Sink {
                     Failure::Usage(format!("cannot write to standard output: {}", io_msg(&e)))
                 }
             }),
-            Sink::File { temp, dest, _guard } => {
+            Sink::File {
+                temp, dest, target, ..
+            } => {
                 let fail = |e: &io::Error| {
                     Failure::Usage(format!("cannot write '{}': {}", dest.display(), io_msg(e)))
                 };
@@ -117,7 +130,7 @@ impl Sink {
                 // Hold the lock across the rename so that an interrupt either removes
                 // the temporary file before it, or finds nothing to remove after it.
                 let mut guard = TEMP_PATH.lock().unwrap_or_else(|e| e.into_inner());
-                let r = temp.persist(&dest);
+                let r = temp.persist(&target);
                 *guard = None;
                 drop(guard);
                 r.map(|_| ()).map_err(|e| fail(&e.error))

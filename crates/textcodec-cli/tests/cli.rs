@@ -647,6 +647,24 @@ fn output_file_keeps_existing_permissions() {
 
 #[cfg(unix)]
 #[test]
+fn output_through_a_symlink_replaces_its_target() {
+    let dir = tempdir();
+    let real = dir.path().join("real.txt");
+    let link = dir.path().join("link.txt");
+    fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = run(&["convert", "-o", link.to_str().unwrap()], b"new");
+    assert_eq!(code(&out), 0);
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+    assert_eq!(entries(dir.path()), ["link.txt", "real.txt"]);
+}
+
+#[cfg(unix)]
+#[test]
 fn interrupt_leaves_no_partial_file() {
     let dir = tempdir();
     let target = dir.path().join("out.txt");
