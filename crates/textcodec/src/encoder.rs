@@ -28,11 +28,17 @@ pub(crate) enum EncStep {
 impl EncStep {
     #[inline(always)]
     pub(crate) fn one(b: u8) -> EncStep {
-        EncStep::Bytes { buf: [b, 0, 0, 0], len: 1 }
+        EncStep::Bytes {
+            buf: [b, 0, 0, 0],
+            len: 1,
+        }
     }
     #[inline(always)]
     pub(crate) fn two(a: u8, b: u8) -> EncStep {
-        EncStep::Bytes { buf: [a, b, 0, 0], len: 2 }
+        EncStep::Bytes {
+            buf: [a, b, 0, 0],
+            len: 2,
+        }
     }
 }
 
@@ -114,9 +120,10 @@ impl Source for &[u16] {
             return Some((0xFFFD, pos + 1));
         }
         match self.get(pos + 1) {
-            Some(&t) if (0xDC00..0xE000).contains(&t) => {
-                Some((0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), pos + 2))
-            }
+            Some(&t) if (0xDC00..0xE000).contains(&t) => Some((
+                0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00),
+                pos + 2,
+            )),
             Some(_) => Some((0xFFFD, pos + 1)),
             None if last => Some((0xFFFD, pos + 1)),
             None => None,
@@ -177,7 +184,14 @@ fn put(bytes: &[u8], dst: &mut [u8], w: &mut usize) -> bool {
 /// "Process an item" for one scalar value (or end-of-queue when `cp` is `None`), with
 /// rollback when the output does not fit.
 #[inline(always)]
-fn process<H: EncodeHandler>(h: &mut H, cp: Option<u32>, dst: &mut [u8], w: &mut usize, html: bool, replaced: &mut bool) -> One {
+fn process<H: EncodeHandler>(
+    h: &mut H,
+    cp: Option<u32>,
+    dst: &mut [u8],
+    w: &mut usize,
+    html: bool,
+    replaced: &mut bool,
+) -> One {
     let (snap_h, snap_w) = (*h, *w);
     loop {
         let step = match cp {
@@ -235,7 +249,14 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
     let mut w = 0usize;
     let mut pos = 0usize;
     let mut replaced = false;
-    let done = |status, read, written, replaced, error| EncDriven { status, read, written, replaced, error, hold_high: None };
+    let done = |status, read, written, replaced, error| EncDriven {
+        status,
+        read,
+        written,
+        replaced,
+        error,
+        hold_high: None,
+    };
     if let Some(cp) = first {
         match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
             One::Done => {}
@@ -322,7 +343,12 @@ pub struct Encoder {
 impl Encoder {
     pub(crate) fn new(encoding: &'static Encoding, mode: EncoderErrorMode) -> Encoder {
         let encoding = encoding.output_encoding();
-        Encoder { encoding, mode, variant: EncoderVariant::new(encoding), high: None }
+        Encoder {
+            encoding,
+            mode,
+            variant: EncoderVariant::new(encoding),
+            high: None,
+        }
     }
 
     /// The output encoding.
@@ -351,7 +377,12 @@ impl Encoder {
         if last && d.status == Status::InputEmpty {
             self.reset();
         }
-        Ok(Progress { status: d.status, read: d.read, written: d.written, replaced: d.replaced })
+        Ok(Progress {
+            status: d.status,
+            read: d.read,
+            written: d.written,
+            replaced: d.replaced,
+        })
     }
 
     /// Encodes `src` into `dst`. `last: true` ends the stream (ISO-2022-JP then returns to
@@ -364,7 +395,12 @@ impl Encoder {
     /// assert_eq!(&out[..p.written], b"\x82\xa0&#233;");
     /// assert!(p.replaced);
     /// ```
-    pub fn encode_from_utf8(&mut self, src: &str, dst: &mut [u8], last: bool) -> Result<Progress, EncodeError> {
+    pub fn encode_from_utf8(
+        &mut self,
+        src: &str,
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<Progress, EncodeError> {
         let html = self.mode == EncoderErrorMode::Html;
         let first = self.high.take().map(|_| 0xFFFD);
         let d = self.variant.drive(src, first, dst, last, html);
@@ -386,7 +422,12 @@ impl Encoder {
     /// let p = e.encode_from_utf16(&[0xDE00], &mut out, true).unwrap();
     /// assert_eq!(&out[..p.written], "😀".as_bytes());
     /// ```
-    pub fn encode_from_utf16(&mut self, src: &[u16], dst: &mut [u8], last: bool) -> Result<Progress, EncodeError> {
+    pub fn encode_from_utf16(
+        &mut self,
+        src: &[u16],
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<Progress, EncodeError> {
         let html = self.mode == EncoderErrorMode::Html;
         let mut src = src;
         let mut skip = 0;
@@ -400,16 +441,27 @@ impl Encoder {
                 Some(_) => first = Some(0xFFFD),
                 None if last => first = Some(0xFFFD),
                 None => {
-                    return Ok(Progress { status: Status::InputEmpty, read: 0, written: 0, replaced: false });
+                    return Ok(Progress {
+                        status: Status::InputEmpty,
+                        read: 0,
+                        written: 0,
+                        replaced: false,
+                    });
                 }
             }
             src = &src[skip..];
         }
         let mut d = self.variant.drive(src, first, dst, last, html);
         if first.is_some() {
-            if d.read == 0 && d.error.is_none() && d.status == Status::OutputFull && d.written == 0 {
+            if d.read == 0 && d.error.is_none() && d.status == Status::OutputFull && d.written == 0
+            {
                 // Nothing happened: the held surrogate stays held.
-                return Ok(Progress { status: Status::OutputFull, read: 0, written: 0, replaced: false });
+                return Ok(Progress {
+                    status: Status::OutputFull,
+                    read: 0,
+                    written: 0,
+                    replaced: false,
+                });
             }
             self.high = None;
             d.read += skip;
@@ -439,9 +491,13 @@ impl Encoder {
         let body = if self.encoding == crate::UTF_8 {
             src_len
         } else if self.encoding == crate::ISO_2022_JP {
-            // Worst per byte: an escape before a two-byte character whose reference is
-            // "&#NNNN;" (3 + 7 bytes for 2 input bytes); plus the final ESC ( B.
-            src_len.checked_mul(5)?.checked_add(3)?
+            // Worst per byte: U+000E, U+000F or U+001B (one byte each) become "&#65533;" (the
+            // spec's error with U+FFFD). Only the first error after a character in the
+            // jis0208 state needs ESC ( B before it: 3 more bytes, also enough for the final
+            // ESC ( B when no such error returned to ASCII. (An escape before any other
+            // character is paid for by that character's own input bytes: at most 3 + 7 bytes
+            // for a two-byte character, 3 + 2 for a three-byte one.)
+            src_len.checked_mul(8)?.checked_add(3)?
         } else {
             // Worst per byte: "&#NNNN;" (7 bytes) for a two-byte character.
             src_len.checked_mul(7)?.div_ceil(2)

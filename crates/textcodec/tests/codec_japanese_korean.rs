@@ -658,13 +658,9 @@ struct Encoded {
 
 fn tc_encode_utf8(enc: &'static Encoding, src: &str) -> Encoded {
     let mut e = enc.new_encoder(EncoderErrorMode::Html);
-    // The spec's worst case per input byte is 8 output bytes: ISO-2022-JP's U+000E, U+000F and
-    // U+001B are one byte each and become "&#65533;" (encoder step 3). Reported to the lead:
-    // `max_buffer_length_from_utf8` assumes 5 per byte for ISO-2022-JP.
-    let need = e
-        .max_buffer_length_from_utf8(src.len())
-        .unwrap()
-        .max(src.len() * 8 + 3);
+    // The advertised worst case must be enough: ISO-2022-JP's U+000E, U+000F and U+001B are one
+    // byte each and become "&#65533;" (encoder step 3), 8 bytes per input byte.
+    let need = e.max_buffer_length_from_utf8(src.len()).unwrap();
     let mut dst = vec![0u8; need];
     let p = e.encode_from_utf8(src, &mut dst, true).expect("html mode");
     assert_eq!(
@@ -769,11 +765,8 @@ fn tc_encode_streamed(
         loop {
             guard += 1;
             assert!(guard < 100_000, "{} {}: no progress", enc.name(), cps(src));
-            // See `tc_encode_utf8` for the `8 * len + 3` (ISO-2022-JP worst case).
             let size = if room == 0 {
-                e.max_buffer_length_from_utf8(piece.len())
-                    .unwrap()
-                    .max(piece.len() * 8 + 3)
+                e.max_buffer_length_from_utf8(piece.len()).unwrap()
             } else {
                 room
             };
