@@ -102,7 +102,7 @@ struct Converter<'p> {
     /// Decoded UTF-8 not yet encoded/written; `text[..text_len]` is always whole characters.
     text: Vec<u8>,
     text_len: usize,
-    /// Decoded UTF-16 not yet written (UTF-16 output).
+    /// Decoded UTF-16 not yet written or encoded (UTF-16 output, and most encoders).
     text16: Vec<u16>,
     text16_len: usize,
     /// Encoded bytes.
