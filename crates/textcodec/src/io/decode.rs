@@ -3,7 +3,7 @@
 extern crate std;
 
 use super::errors::MalformedInput;
-use crate::{Decoder, DecoderOptions, Encoding};
+use crate::{DecodeError, Decoder, DecoderOptions, Encoding, Progress, Status};
 use core::fmt;
 use std::boxed::Box;
 use std::io::{self, BufRead, Read};
@@ -22,6 +22,125 @@ pub(crate) enum Step {
     Error(MalformedInput),
 }
 
+/// The most input bytes [`feed_clean`] leaves unfed at the end of a call.
+pub(crate) const MAX_TAIL: usize = 8;
+
+/// Where the output of [`feed_clean`] goes.
+pub(crate) trait Out {
+    /// One decoder call with `last: false`, its output appended.
+    fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError>;
+    /// Whether `n` more bytes fit.
+    fn room_for(&self, n: usize) -> bool;
+    /// Appends decoded UTF-8 (whole characters).
+    fn push(&mut self, utf8: &[u8]);
+    /// The length of the output so far.
+    fn len(&self) -> usize;
+    /// Forgets the output after the first `len` bytes.
+    fn truncate(&mut self, len: usize);
+}
+
+/// What [`feed_clean`] did.
+pub(crate) enum Fed {
+    /// `read` bytes consumed; `full` when the output had no more room.
+    Progress { read: usize, full: bool },
+    /// Fatal mode: malformed input, consumed through it.
+    Error { read: usize },
+}
+
+/// Feeds `src` (more input follows) so that, afterwards, the decoder holds no bytes of a
+/// partial sequence: the bytes of an unfinished sequence at the end of `src` (at most
+/// [`MAX_TAIL`]) are left unread, for the caller to give again with the input that follows.
+///
+/// The decoder counts the bytes it holds across calls as read, and when an error later
+/// restores them to the input they are counted again; keeping every call free of such
+/// bytes makes the sum of `read` the exact position in the stream, and error offsets exact,
+/// whatever the read sizes. (If no point in the tail leaves the decoder empty, which takes an
+/// odd run such as UTF-16 lone leading surrogates, the whole tail is fed.)
+pub(crate) fn feed_clean<O: Out>(decoder: &mut Decoder, src: &[u8], out: &mut O) -> Fed {
+    let split = src.len().saturating_sub(MAX_TAIL);
+    let (head, tail) = src.split_at(split);
+    let before = (decoder.clone(), out.len());
+    if !head.is_empty() {
+        match out.decode(decoder, head) {
+            Ok(p) if p.status == Status::OutputFull => {
+                return Fed::Progress {
+                    read: p.read,
+                    full: true,
+                }
+            }
+            Ok(_) => {}
+            Err(e) => return Fed::Error { read: e.read },
+        }
+    }
+    let mut scratch = [0u8; 8 * MAX_TAIL + 64];
+    let mut flushed = [0u8; 64];
+    for j in (0..=tail.len()).rev() {
+        let mut trial = decoder.clone();
+        let written = match trial.decode_to_utf8(&tail[..j], &mut scratch, false) {
+            Ok(p) if p.status == Status::InputEmpty => p.written,
+            // Malformed input in the tail is malformed whatever follows: report it now.
+            Err(_) if j == tail.len() => break,
+            _ => continue,
+        };
+        // Held bytes show at the end of the stream, as an error or as output.
+        let mut probe = trial.clone();
+        match probe.decode_to_utf8(&[], &mut flushed, true) {
+            Ok(p) if p.written == 0 && p.status == Status::InputEmpty => {}
+            _ => continue,
+        }
+        if !out.room_for(written) {
+            continue;
+        }
+        out.push(&scratch[..written]);
+        *decoder = trial;
+        return Fed::Progress {
+            read: split + j,
+            full: false,
+        };
+    }
+    // Decode all of `src` in one call instead, so that an error in the tail that gives back
+    // bytes of the head counts them right.
+    *decoder = before.0;
+    out.truncate(before.1);
+    match out.decode(decoder, src) {
+        Ok(p) => Fed::Progress {
+            read: p.read,
+            full: p.status == Status::OutputFull,
+        },
+        Err(e) => Fed::Error { read: e.read },
+    }
+}
+
+/// [`Out`] into a byte buffer.
+struct SliceOut<'a> {
+    buf: &'a mut [u8],
+    len: &'a mut usize,
+}
+
+impl Out for SliceOut<'_> {
+    fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError> {
+        let r = decoder.decode_to_utf8(src, &mut self.buf[*self.len..], false);
+        *self.len += match &r {
+            Ok(p) => p.written,
+            Err(e) => e.written,
+        };
+        r
+    }
+    fn room_for(&self, n: usize) -> bool {
+        self.buf.len() - *self.len >= n
+    }
+    fn push(&mut self, utf8: &[u8]) {
+        self.buf[*self.len..*self.len + utf8.len()].copy_from_slice(utf8);
+        *self.len += utf8.len();
+    }
+    fn len(&self) -> usize {
+        *self.len
+    }
+    fn truncate(&mut self, len: usize) {
+        *self.len = len;
+    }
+}
+
 /// The buffers and the decoder of a decoding reader, independent of how bytes are read.
 pub(crate) struct DecodeCore {
     decoder: Decoder,
@@ -35,6 +154,10 @@ pub(crate) struct DecodeCore {
     eof: bool,
     /// The decoder was called with `last: true` and returned `InputEmpty`.
     finished: bool,
+    /// The unread input is the tail of a sequence: read more before decoding again.
+    wait_for_more: bool,
+    /// The encoding in use, after BOM sniffing (the decoder forgets it when it finishes).
+    encoding: &'static Encoding,
     /// Input bytes consumed by the decoder so far.
     consumed: u64,
     pending: Option<MalformedInput>,
@@ -54,17 +177,25 @@ fn is_continuation(b: u8) -> bool {
 }
 
 impl DecodeCore {
-    pub(crate) fn new(encoding: &'static Encoding, options: DecoderOptions, capacity: usize) -> Self {
+    pub(crate) fn new(
+        encoding: &'static Encoding,
+        options: DecoderOptions,
+        capacity: usize,
+    ) -> Self {
         let decoder = encoding.new_decoder(options);
-        let capacity = capacity.max(1);
+        // Room for the tail that `feed_clean` keeps, and then some.
+        let capacity = capacity.max(4 * MAX_TAIL);
         // Enough that one call decodes a whole input buffer; never less than room for a few
         // worst-case steps.
         let out_len = decoder
             .max_utf8_buffer_length(capacity)
             .unwrap_or(capacity.saturating_mul(3))
-            .max(32);
+            .max(32)
+            + 64;
         DecodeCore {
             decoder,
+            wait_for_more: false,
+            encoding,
             input: vec![0; capacity].into_boxed_slice(),
             in_start: 0,
             in_end: 0,
@@ -79,7 +210,7 @@ impl DecodeCore {
     }
 
     pub(crate) fn encoding(&self) -> &'static Encoding {
-        self.decoder.encoding()
+        self.encoding
     }
 
     pub(crate) fn has_output(&self) -> bool {
@@ -125,9 +256,9 @@ impl DecodeCore {
         }
     }
 
-    /// The empty input buffer to read into after [`Step::NeedInput`].
+    /// The free input buffer to read into after [`Step::NeedInput`].
     pub(crate) fn input_space(&mut self) -> &mut [u8] {
-        &mut self.input[..]
+        &mut self.input[self.in_end..]
     }
 
     /// Reports that `n` bytes were read into `input_space()`; 0 is the end of the input.
@@ -135,9 +266,18 @@ impl DecodeCore {
         if n == 0 {
             self.eof = true;
         } else {
-            self.in_start = 0;
-            self.in_end = n.min(self.input.len());
+            self.in_end = (self.in_end + n).min(self.input.len());
+            self.wait_for_more = false;
         }
+    }
+
+    fn malformed(&mut self, read: usize) {
+        self.in_start += read;
+        self.consumed += read as u64;
+        self.pending = Some(MalformedInput {
+            encoding: self.decoder.encoding(),
+            offset: self.consumed,
+        });
     }
 
     /// Advances the state machine; only call when `!has_output()`.
@@ -148,34 +288,63 @@ impl DecodeCore {
         if self.finished {
             return Step::End;
         }
-        if self.in_start == self.in_end && !self.eof {
+        if !self.eof && (self.in_start == self.in_end || self.wait_for_more) {
+            // Keep the unread tail, and read after it.
+            self.input.copy_within(self.in_start..self.in_end, 0);
+            self.in_end -= self.in_start;
             self.in_start = 0;
-            self.in_end = 0;
             return Step::NeedInput;
         }
-        let last = self.eof;
         self.out_start = 0;
         self.out_end = 0;
-        let src = &self.input[self.in_start..self.in_end];
-        match self.decoder.decode_to_utf8(src, &mut self.output, last) {
-            Ok(progress) => {
-                self.in_start += progress.read;
-                self.consumed += progress.read as u64;
-                self.out_end = progress.written;
-                if last && progress.status == crate::Status::InputEmpty {
-                    self.finished = true;
+        if self.in_start == self.in_end {
+            // The end of the stream.
+            match self.decoder.decode_to_utf8(&[], &mut self.output, true) {
+                Ok(progress) => {
+                    self.out_end = progress.written;
+                    if progress.status == Status::InputEmpty {
+                        self.finished = true;
+                    }
+                }
+                Err(e) => {
+                    self.out_end = e.written;
+                    self.malformed(e.read);
                 }
             }
-            Err(e) => {
-                self.in_start += e.read;
-                self.consumed += e.read as u64;
-                self.out_end = e.written;
-                self.pending = Some(MalformedInput {
-                    encoding: self.decoder.encoding(),
-                    offset: self.consumed,
-                });
-            }
+            return Step::Continue;
         }
+        let src = &self.input[self.in_start..self.in_end];
+        let fed = if self.eof {
+            // All the rest: what it leaves in the decoder is flushed next.
+            match self.decoder.decode_to_utf8(src, &mut self.output, false) {
+                Ok(p) => {
+                    self.out_end = p.written;
+                    Fed::Progress {
+                        read: p.read,
+                        full: true,
+                    }
+                }
+                Err(e) => {
+                    self.out_end = e.written;
+                    Fed::Error { read: e.read }
+                }
+            }
+        } else {
+            let mut out = SliceOut {
+                buf: &mut self.output,
+                len: &mut self.out_end,
+            };
+            feed_clean(&mut self.decoder, src, &mut out)
+        };
+        match fed {
+            Fed::Progress { read, full } => {
+                self.in_start += read;
+                self.consumed += read as u64;
+                self.wait_for_more = !full && self.in_start < self.in_end;
+            }
+            Fed::Error { read } => self.malformed(read),
+        }
+        self.encoding = self.decoder.encoding();
         Step::Continue
     }
 }
@@ -249,7 +418,7 @@ impl<R: Read> DecodeReader<R> {
     }
 
     /// Like [`with_options`](DecodeReader::with_options), with an input buffer of `capacity`
-    /// bytes (at least 1) instead of 8 KiB.
+    /// bytes (at least 32) instead of 8 KiB.
     ///
     /// ```
     /// use std::io::Read;

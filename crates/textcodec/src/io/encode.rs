@@ -38,7 +38,11 @@ pub(crate) struct EncodeCore {
 }
 
 impl EncodeCore {
-    pub(crate) fn new(encoding: &'static Encoding, mode: EncoderErrorMode, capacity: usize) -> Self {
+    pub(crate) fn new(
+        encoding: &'static Encoding,
+        mode: EncoderErrorMode,
+        capacity: usize,
+    ) -> Self {
         let encoder = encoding.new_encoder(mode);
         // One character may take an escape sequence and a numeric character reference
         // (ISO-2022-JP: ESC ( B and &#1114111;); ask the encoder too.
@@ -212,7 +216,12 @@ impl EncodeCore {
         }
         let (read, unmappable) = self.encode_str(valid);
         if let Some(c) = unmappable {
-            let before = read - c.len_utf8();
+            // The unmappable character is the last one read. (Its length is not that of `c`:
+            // ISO-2022-JP reports U+001B as U+FFFD.)
+            let before = valid[..read]
+                .char_indices()
+                .next_back()
+                .map_or(0, |(i, _)| i);
             if taken + before == 0 {
                 // The character starts this call: report it, and drop it.
                 self.accepted += read as u64;

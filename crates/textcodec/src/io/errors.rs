@@ -212,7 +212,11 @@ impl InvalidUtf8 {
 
 impl fmt::Display for InvalidUtf8 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid UTF-8 at byte offset {} of the text", self.offset)
+        write!(
+            f,
+            "invalid UTF-8 at byte offset {} of the text",
+            self.offset
+        )
     }
 }
 

@@ -2,8 +2,12 @@
 
 extern crate std;
 
+use super::decode::{feed_clean, Fed, Out};
 use super::errors::MalformedInput;
-use crate::{BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoder, Encoding, Status};
+use crate::{
+    BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoder, Encoding,
+    Progress, Status,
+};
 use core::convert::Infallible;
 use core::fmt;
 use core::pin::Pin;
@@ -144,9 +148,35 @@ pin_project_lite::pin_project! {
         #[pin]
         stream: S,
         decoder: Decoder,
+        // The encoding after BOM sniffing (the decoder forgets it when it finishes).
+        encoding: &'static Encoding,
+        // The tail of a chunk that ends inside a sequence, then the next chunk.
+        buf: Vec<u8>,
         fatal: bool,
         offset: u64,
         done: bool,
+    }
+}
+
+/// [`Out`] into a `String`.
+struct StringOut<'a>(&'a mut String);
+
+impl Out for StringOut<'_> {
+    fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError> {
+        decoder.decode_to_string(src, self.0, false)
+    }
+    fn room_for(&self, _: usize) -> bool {
+        true
+    }
+    fn push(&mut self, utf8: &[u8]) {
+        self.0
+            .push_str(core::str::from_utf8(utf8).unwrap_or_default());
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
     }
 }
 
@@ -190,6 +220,8 @@ impl<S> DecoderStream<S> {
         DecoderStream {
             stream,
             decoder: encoding.new_decoder(options),
+            encoding,
+            buf: Vec::new(),
             fatal: options.error_mode == DecoderErrorMode::Fatal,
             offset: 0,
             done: false,
@@ -204,7 +236,7 @@ impl<S> DecoderStream<S> {
     /// assert_eq!(stream.encoding(), textcodec::GB18030);
     /// ```
     pub fn encoding(&self) -> &'static Encoding {
-        self.decoder.encoding()
+        self.encoding
     }
 
     /// Whether malformed input is an error item (fatal mode), as `TextDecoderStream.fatal`.
@@ -281,13 +313,32 @@ where
                 Poll::Ready(Some(Ok(chunk))) => (Some(chunk), false),
                 Poll::Ready(None) => (None, true),
             };
-            let bytes = chunk.as_ref().map_or(&[][..], |c| c.as_ref());
             let mut text = String::new();
-            match this.decoder.decode_to_string(bytes, &mut text, last) {
-                Ok(progress) => *this.offset += progress.read as u64,
-                Err(e) => {
-                    *this.offset += e.read as u64;
+            let result = match &chunk {
+                Some(chunk) => {
+                    // Exact offsets: never leave a partial sequence inside the decoder.
+                    this.buf.extend_from_slice(chunk.as_ref());
+                    let fed = feed_clean(this.decoder, this.buf, &mut StringOut(&mut text));
+                    *this.encoding = this.decoder.encoding();
+                    match fed {
+                        Fed::Progress { read, .. } => Ok(read),
+                        Fed::Error { read } => Err(read),
+                    }
+                }
+                None => match this.decoder.decode_to_string(this.buf, &mut text, true) {
+                    Ok(p) => Ok(p.read),
+                    Err(e) => Err(e.read),
+                },
+            };
+            match result {
+                Ok(read) => {
+                    *this.offset += read as u64;
+                    this.buf.drain(..read);
+                }
+                Err(read) => {
+                    *this.offset += read as u64;
                     *this.done = true;
+                    this.buf.clear();
                     let malformed = MalformedInput {
                         encoding: this.decoder.encoding(),
                         offset: *this.offset,
@@ -297,6 +348,7 @@ where
             }
             if last {
                 *this.done = true;
+                this.buf.clear();
             }
             if !text.is_empty() {
                 return Poll::Ready(Some(Ok(text)));

@@ -76,7 +76,7 @@ impl<R: AsyncRead> AsyncDecodeReader<R> {
     }
 
     /// Like [`with_options`](AsyncDecodeReader::with_options), with an input buffer of
-    /// `capacity` bytes (at least 1) instead of 8 KiB.
+    /// `capacity` bytes (at least 32) instead of 8 KiB.
     ///
     /// ```
     /// use tokio::io::AsyncReadExt;
