@@ -359,3 +359,51 @@ fn replacement_encoding_gives_one_fffd() {
     .unwrap();
     assert_eq!(text, "\u{FFFD}");
 }
+
+/// A reader that returns `WouldBlock` every other call, as a non-blocking socket may.
+struct WouldBlock {
+    inner: ChaosReader,
+    block: bool,
+}
+
+impl Read for WouldBlock {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.block = !self.block;
+        if self.block {
+            return Err(io::Error::new(io::ErrorKind::WouldBlock, "not yet"));
+        }
+        self.inner.read(buf)
+    }
+}
+
+#[test]
+fn would_block_is_returned_and_reading_resumes() {
+    for &encoding in Encoding::all() {
+        let input = decode_inputs(encoding, 300, 5).swap_remove(1);
+        let expected = one_shot_decode_with_errors(encoding, fatal(), &input);
+        let inner = WouldBlock {
+            inner: ChaosReader::new(input, Chaos::Short(9), 5),
+            block: false,
+        };
+        let mut reader = DecodeReader::with_options(inner, encoding, fatal());
+        let mut text = String::new();
+        let mut offsets = Vec::new();
+        let mut blocked = 0;
+        loop {
+            match reader.read_str() {
+                Ok("") => break,
+                Ok(piece) => text.push_str(piece),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocked += 1,
+                Err(e) => offsets.push(
+                    e.get_ref()
+                        .unwrap()
+                        .downcast_ref::<MalformedInput>()
+                        .unwrap()
+                        .offset(),
+                ),
+            }
+        }
+        assert!(blocked > 0);
+        assert_eq!((text, offsets), expected, "{}", encoding.name());
+    }
+}

@@ -328,3 +328,55 @@ fn html_mode_writes_references() {
     writer.write_all("日😀\u{1B}".as_bytes()).unwrap();
     assert_eq!(writer.finish().unwrap(), b"\x1B$BF|\x1B(B&#128512;&#65533;");
 }
+
+/// A writer that returns `WouldBlock` every other call, as a non-blocking socket may.
+struct WouldBlock {
+    out: Vec<u8>,
+    block: bool,
+}
+
+impl Write for WouldBlock {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.block = !self.block;
+        if self.block {
+            return Err(io::Error::new(io::ErrorKind::WouldBlock, "not yet"));
+        }
+        let n = buf.len().min(7);
+        self.out.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn would_block_is_returned_and_writing_resumes() {
+    let text = sample_text(400);
+    for &encoding in Encoding::all() {
+        let expected = one_shot_encode(encoding, EncoderErrorMode::Html, &text);
+        let inner = WouldBlock {
+            out: Vec::new(),
+            block: false,
+        };
+        let mut writer = EncodeWriter::with_capacity(100, inner, encoding, EncoderErrorMode::Html);
+        let mut rest = text.as_bytes();
+        let mut blocked = 0;
+        while !rest.is_empty() {
+            match writer.write(&rest[..rest.len().min(13)]) {
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocked += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        loop {
+            match writer.try_finish() {
+                Ok(()) => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocked += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert!(blocked > 0);
+        assert!(writer.get_ref().out == expected, "{}", encoding.name());
+    }
+}

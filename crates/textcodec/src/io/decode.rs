@@ -363,8 +363,10 @@ impl DecodeCore {
 ///   whole characters).
 /// * In fatal mode ([`DecoderErrorMode::Fatal`](crate::DecoderErrorMode::Fatal)), malformed input
 ///   is an [`io::Error`] of kind [`InvalidData`](io::ErrorKind::InvalidData) carrying a
-///   [`MalformedInput`] with the byte offset; the text before it is handed out first. Reading
-///   may go on after the error: decoding resumes after the malformed bytes.
+///   [`MalformedInput`] with the byte offset (the same whatever the read sizes); the text
+///   before it is handed out first. Reading may go on after the error: decoding resumes after
+///   the malformed bytes, so the text read, errors skipped, is the replacement-mode text
+///   without the U+FFFDs of those errors.
 /// * The input and output buffers are allocated once, when the reader is built (8 KiB of input
 ///   by default, and the output room [`Decoder::max_utf8_buffer_length`] asks for); reading
 ///   allocates nothing.

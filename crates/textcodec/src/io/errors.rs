@@ -15,7 +15,8 @@ use std::io;
 /// through the end of the malformed sequence: the malformed bytes lie just before that offset.
 /// (Bytes that the spec gives back to the input after an error, such as the ASCII byte that
 /// follows a lone lead byte, are not counted: they are decoded again as the start of what
-/// follows.)
+/// follows.) The offset does not depend on how the input was split into reads or chunks: it is
+/// the one that decoding the whole input in one call reports.
 ///
 /// ```
 /// use std::io::Read;
