@@ -2033,3 +2033,75 @@ fn decode_error_is_an_error() {
     // Replacement mode never returns Err.
     let _ = ncr('a');
 }
+
+#[test]
+fn max_buffer_lengths_never_wrap() {
+    // API.md: "`None` on overflow." In release builds an unchecked multiplication would wrap to
+    // a small number instead: the answer must be None or a true upper bound (at least one unit
+    // of output per input byte / unit, since ASCII maps to itself; the replacement decoder
+    // writes at most one U+FFFD; UTF-16 decoders one unit per two bytes).
+    for &enc in Encoding::all() {
+        for n in [
+            usize::MAX,
+            usize::MAX / 2,
+            usize::MAX / 3,
+            usize::MAX / 4 + 1,
+            1 << 62,
+        ] {
+            let d = enc.new_decoder(DecoderOptions::default());
+            let (min8, min16) = match enc.name() {
+                "replacement" => (3, 1),
+                "UTF-16BE" | "UTF-16LE" => (n / 2, n / 2),
+                _ => (n, n),
+            };
+            if let Some(m) = d.max_utf8_buffer_length(n) {
+                assert!(
+                    m >= min8,
+                    "{} max_utf8_buffer_length({n}) = {m}",
+                    enc.name()
+                );
+            }
+            if let Some(m) = d.max_utf16_buffer_length(n) {
+                assert!(
+                    m >= min16,
+                    "{} max_utf16_buffer_length({n}) = {m}",
+                    enc.name()
+                );
+            }
+            let e = enc.new_encoder(EncoderErrorMode::Html);
+            if let Some(m) = e.max_buffer_length_from_utf8(n) {
+                assert!(
+                    m >= n,
+                    "{} max_buffer_length_from_utf8({n}) = {m}",
+                    enc.name()
+                );
+            }
+            if let Some(m) = e.max_buffer_length_from_utf16(n) {
+                assert!(
+                    m >= n,
+                    "{} max_buffer_length_from_utf16({n}) = {m}",
+                    enc.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn decode_to_string_fatal() {
+    // decode_to_string appends; in fatal mode `written` counts the bytes appended before the
+    // error and `read` the input through it; the caller continues with src[read..].
+    let mut d = UTF_8.new_decoder(dopts(true, BomHandling::Keep));
+    let mut s = String::from(">");
+    let e = d
+        .decode_to_string(b"ab\xFFc\xE2\x82", &mut s, true)
+        .unwrap_err();
+    assert_eq!((e.read, e.written, s.as_str()), (3, 2, ">ab"));
+    let e = d.decode_to_string(b"c\xE2\x82", &mut s, true).unwrap_err();
+    assert_eq!((e.read, e.written, s.as_str()), (3, 1, ">abc"));
+    let p = d.decode_to_string(b"", &mut s, true).unwrap();
+    assert_eq!(
+        (p.status, p.read, p.written, s.as_str()),
+        (Status::InputEmpty, 0, 0, ">abc")
+    );
+}
