@@ -480,6 +480,9 @@ pub struct Decoder {
     variant: DecoderVariant,
     replay: Replay,
     bom: BomState,
+    /// The stream ended (a `last: true` call returned `InputEmpty`): the next call starts a
+    /// new one. Until then [`encoding`](Decoder::encoding) still tells what was used.
+    finished: bool,
 }
 
 /// Which BOM, if any, `bytes` starts with, among those `allowed`; `None` when `bytes` is a
@@ -516,6 +519,7 @@ impl Decoder {
             variant: DecoderVariant::new(encoding),
             replay: Replay::default(),
             bom: if wants_bom { BomState::Pending { buf: [0; 3], len: 0 } } else { BomState::Done },
+            finished: false,
         }
     }
 
@@ -574,6 +578,10 @@ impl Decoder {
     }
 
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S, last: bool) -> (Driven, usize) {
+        if self.finished {
+            // A new stream.
+            self.reset();
+        }
         let pre = self.bom_phase(src, last);
         if matches!(self.bom, BomState::Pending { .. }) {
             // Not decided yet: everything went into the BOM buffer.
@@ -583,9 +591,7 @@ impl Decoder {
         let fatal = self.options.error_mode == DecoderErrorMode::Fatal;
         let mut d = self.variant.drive(&mut self.replay, &src[pre..], sink, last, fatal);
         d.read += pre;
-        if d.finished {
-            self.reset();
-        }
+        self.finished = d.finished;
         (d, pre)
     }
 
@@ -600,7 +606,8 @@ impl Decoder {
     /// Decodes `src` into `dst` as UTF-8. See the crate documentation for the protocol.
     ///
     /// `last: true` marks the end of the stream ("end-of-queue"); once such a call returns
-    /// `InputEmpty` the decoder starts a new stream.
+    /// `InputEmpty` the stream is over, and the next call starts a new one (until then
+    /// [`encoding`](Self::encoding) still tells which encoding the stream used).
     ///
     /// ```
     /// let mut d = textcodec::SHIFT_JIS.new_decoder(Default::default());

@@ -192,7 +192,7 @@ fn process<H: EncodeHandler>(
     html: bool,
     replaced: &mut bool,
 ) -> One {
-    let (snap_h, snap_w) = (*h, *w);
+    let (mut snap_h, mut snap_w) = (*h, *w);
     loop {
         let step = match cp {
             Some(c) => h.handle(c),
@@ -205,7 +205,16 @@ fn process<H: EncodeHandler>(
                 }
                 false
             }
-            EncStep::Again(esc) => put(&esc, dst, w),
+            EncStep::Again(esc) => {
+                // The escape sequence is a step of its own: once written, it stays written
+                // even if what follows must wait for more room (the item is then processed
+                // again, in the new state, by the next call).
+                let ok = put(&esc, dst, w);
+                if ok {
+                    (snap_h, snap_w) = (*h, *w);
+                }
+                ok
+            }
             EncStep::Error(e) => {
                 if !html {
                     return One::Fail(e);
@@ -234,6 +243,8 @@ pub(crate) struct EncDriven {
     pub(crate) error: Option<u32>,
     /// A leading surrogate at the end of UTF-16 input was read and is held.
     pub(crate) hold_high: Option<u16>,
+    /// The `first` item was not processed (no room for it); it must stay held.
+    pub(crate) first_pending: bool,
 }
 
 /// "Process a queue" for one call of an encoder.
@@ -256,11 +267,16 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
         replaced,
         error,
         hold_high: None,
+        first_pending: false,
     };
     if let Some(cp) = first {
         match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
             One::Done => {}
-            One::Full => return done(Status::OutputFull, 0, w, replaced, None),
+            One::Full => {
+                let mut d = done(Status::OutputFull, 0, w, replaced, None);
+                d.first_pending = true;
+                return d;
+            }
             One::Fail(e) => return done(Status::InputEmpty, 0, w, replaced, Some(e)),
         }
     }
@@ -402,11 +418,13 @@ impl Encoder {
         last: bool,
     ) -> Result<Progress, EncodeError> {
         let html = self.mode == EncoderErrorMode::Html;
-        let first = self.high.take().map(|_| 0xFFFD);
+        // A leading surrogate held from UTF-16 input, now followed by UTF-8: U+FFFD.
+        let held = self.high.take();
+        let first = held.map(|_| 0xFFFD);
         let d = self.variant.drive(src, first, dst, last, html);
-        if d.status == Status::OutputFull && d.read == 0 && first.is_some() && d.written == 0 {
-            // The held lone surrogate could not be written yet.
-            self.high = Some(0xD800);
+        if d.first_pending {
+            // No room for it yet: it stays held.
+            self.high = held;
         }
         self.finish(d, last)
     }
@@ -453,14 +471,14 @@ impl Encoder {
         }
         let mut d = self.variant.drive(src, first, dst, last, html);
         if first.is_some() {
-            if d.read == 0 && d.error.is_none() && d.status == Status::OutputFull && d.written == 0
-            {
-                // Nothing happened: the held surrogate stays held.
+            if d.first_pending {
+                // No room for it yet: the held surrogate stays held (an ISO-2022-JP escape
+                // before it may have been written).
                 return Ok(Progress {
                     status: Status::OutputFull,
                     read: 0,
-                    written: 0,
-                    replaced: false,
+                    written: d.written,
+                    replaced: d.replaced,
                 });
             }
             self.high = None;

@@ -96,6 +96,8 @@ mod hooks;
 pub mod io;
 #[allow(unsafe_code)]
 mod simd;
+#[cfg(feature = "serde")]
+mod serde_impl;
 #[allow(missing_docs, clippy::all)]
 mod tables;
 mod web;
