@@ -73,8 +73,12 @@ pub fn parse_index(text: &str) -> Result<Index, String> {
         }
         let mut fields = line.split('\t');
         let pointer = fields.next().unwrap_or("").trim();
-        let code_point = fields.next().ok_or_else(|| format!("no code point in {line:?}"))?;
-        let pointer: u32 = pointer.parse().map_err(|e| format!("bad pointer {pointer:?}: {e}"))?;
+        let code_point = fields
+            .next()
+            .ok_or_else(|| format!("no code point in {line:?}"))?;
+        let pointer: u32 = pointer
+            .parse()
+            .map_err(|e| format!("bad pointer {pointer:?}: {e}"))?;
         let cp = code_point
             .trim()
             .strip_prefix("0x")
@@ -93,7 +97,11 @@ fn read_index(data: &Path, name: &str) -> Result<Index, String> {
 
 /// The spec's "index pointer": the first pointer for each code point, restricted by `keep`.
 /// With `last` set for a code point, the last pointer is taken instead.
-fn reverse(index: &Index, keep: impl Fn(u32) -> bool, last: impl Fn(u32) -> bool) -> BTreeMap<u32, u32> {
+fn reverse(
+    index: &Index,
+    keep: impl Fn(u32) -> bool,
+    last: impl Fn(u32) -> bool,
+) -> BTreeMap<u32, u32> {
     let mut map = BTreeMap::new();
     for &(pointer, cp) in index {
         if !keep(pointer) {
@@ -178,7 +186,16 @@ fn gen_mod() -> String {
          //! point (0 where the index has no entry: no index maps a pointer to U+0000). Encode tables\n\
          //! map a code point to a pointer through a two-level page table.\n\n",
     );
-    for m in ["labels", "single_byte", "jis0208", "jis0212", "euc_kr", "gb18030", "big5", "iso_2022_jp_katakana"] {
+    for m in [
+        "labels",
+        "single_byte",
+        "jis0208",
+        "jis0212",
+        "euc_kr",
+        "gb18030",
+        "big5",
+        "iso_2022_jp_katakana",
+    ] {
         writeln!(out, "pub mod {m};").unwrap();
     }
     out.push_str(
@@ -251,7 +268,11 @@ fn gen_labels(data: &Path) -> Result<String, String> {
         assert_ne!(w[0].0, w[1].0, "duplicate label");
     }
     let longest = all.iter().map(|(l, _)| l.len()).max().unwrap();
-    writeln!(out, "/// The length of the longest label.\npub const LONGEST_LABEL: usize = {longest};\n").unwrap();
+    writeln!(
+        out,
+        "/// The length of the longest label.\npub const LONGEST_LABEL: usize = {longest};\n"
+    )
+    .unwrap();
     writeln!(
         out,
         "/// Every label, sorted bytewise, with the position of its encoding in [`NAMES`].\npub static SORTED_LABELS: [(&str, u8); {}] = [",
@@ -283,14 +304,24 @@ fn gen_single_byte(data: &Path) -> Result<String, String> {
                 assert!(p < 128);
                 dec[p as usize] = u16::try_from(cp).unwrap();
             }
-            emit_u16_array(&mut out, &format!("/// index {idx}, decode direction."), &format!("{ident}_DECODE"), &dec);
+            emit_u16_array(
+                &mut out,
+                &format!("/// index {idx}, decode direction."),
+                &format!("{ident}_DECODE"),
+                &dec,
+            );
             done.insert(idx, ident.clone());
         }
         let _ = enc;
         decode_names.push(format!("&{ident}_DECODE"));
     }
     out.push_str("/// Decode tables of the 28 single-byte encodings, in the spec's order.\n");
-    writeln!(out, "pub static DECODE: [&[u16; 128]; 28] = [\n    {},\n];", decode_names.join(",\n    ")).unwrap();
+    writeln!(
+        out,
+        "pub static DECODE: [&[u16; 128]; 28] = [\n    {},\n];",
+        decode_names.join(",\n    ")
+    )
+    .unwrap();
     Ok(out)
 }
 
@@ -342,7 +373,12 @@ fn gen_euc_kr(data: &Path) -> Result<String, String> {
         "EUC_KR_DECODE",
         &to_u16(&dense_decode(&index)),
     );
-    emit_page_table(&mut out, "/// \"index pointer\" in index EUC-KR.", "EUC_KR_ENCODE", &reverse(&index, |_| true, |_| false));
+    emit_page_table(
+        &mut out,
+        "/// \"index pointer\" in index EUC-KR.",
+        "EUC_KR_ENCODE",
+        &reverse(&index, |_| true, |_| false),
+    );
     Ok(out)
 }
 
@@ -357,9 +393,23 @@ fn gen_gb18030(data: &Path) -> Result<String, String> {
         "GB18030_DECODE",
         &to_u16(&dense_decode(&index)),
     );
-    emit_page_table(&mut out, "/// \"index pointer\" in index gb18030.", "GB18030_ENCODE", &reverse(&index, |_| true, |_| false));
-    writeln!(out, "/// index gb18030 ranges: (pointer, code point), sorted by both.").unwrap();
-    writeln!(out, "pub static GB18030_RANGES: [(u32, u32); {}] = [", ranges.len()).unwrap();
+    emit_page_table(
+        &mut out,
+        "/// \"index pointer\" in index gb18030.",
+        "GB18030_ENCODE",
+        &reverse(&index, |_| true, |_| false),
+    );
+    writeln!(
+        out,
+        "/// index gb18030 ranges: (pointer, code point), sorted by both."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub static GB18030_RANGES: [(u32, u32); {}] = [",
+        ranges.len()
+    )
+    .unwrap();
     for (p, cp) in &ranges {
         writeln!(out, "    ({p}, 0x{cp:04X}),").unwrap();
     }
@@ -384,7 +434,12 @@ fn gen_big5(data: &Path) -> Result<String, String> {
         |p| p >= (0xA1 - 0x81) * 157,
         |cp| matches!(cp, 0x2550 | 0x255E | 0x2561 | 0x256A | 0x5341 | 0x5345),
     );
-    emit_page_table(&mut out, "/// \"index Big5 pointer\" for BMP code points.", "BIG5_ENCODE", &rev);
+    emit_page_table(
+        &mut out,
+        "/// \"index Big5 pointer\" for BMP code points.",
+        "BIG5_ENCODE",
+        &rev,
+    );
     let astral: Vec<_> = rev.range(0x10000..).collect();
     writeln!(
         out,
@@ -427,11 +482,17 @@ pub fn generate(data: &Path) -> Result<Vec<GeneratedFile>, String> {
     ];
     Ok(files
         .into_iter()
-        .map(|(name, contents)| GeneratedFile { name: name.to_string(), contents })
+        .map(|(name, contents)| GeneratedFile {
+            name: name.to_string(),
+            contents,
+        })
         .collect())
 }
 
 /// The repository root (the parent of `xtask/`).
 pub fn repo_root() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }

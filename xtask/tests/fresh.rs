@@ -19,8 +19,14 @@ fn committed_tables_are_fresh() {
     on_disk.sort();
     let mut expected: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
     expected.sort();
-    assert_eq!(on_disk, expected, "src/tables holds files the generator does not make");
-    assert!(stale.is_empty(), "stale tables {stale:?}: run `cargo xtask gen-tables`");
+    assert_eq!(
+        on_disk, expected,
+        "src/tables holds files the generator does not make"
+    );
+    assert!(
+        stale.is_empty(),
+        "stale tables {stale:?}: run `cargo xtask gen-tables`"
+    );
 }
 
 #[test]

@@ -35,12 +35,18 @@ pub(crate) enum Step {
 
 impl Step {
     /// An error that restores nothing.
-    pub(crate) const ERROR: Step = Step::Error { n: 0, bytes: [0; 3] };
+    pub(crate) const ERROR: Step = Step::Error {
+        n: 0,
+        bytes: [0; 3],
+    };
 
     /// An error that restores the current byte (the spec's "restore byte to ioQueue").
     #[inline]
     pub(crate) fn error_restoring(byte: u8) -> Step {
-        Step::Error { n: 1, bytes: [byte, 0, 0] }
+        Step::Error {
+            n: 1,
+            bytes: [byte, 0, 0],
+        }
     }
 }
 
@@ -312,7 +318,13 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
         } else if last {
             h.end()
         } else {
-            return Driven { status: Status::InputEmpty, read: pos, replaced, error: false, finished: false };
+            return Driven {
+                status: Status::InputEmpty,
+                read: pos,
+                replaced,
+                error: false,
+                finished: false,
+            };
         };
         match step {
             Step::Continue => {}
@@ -353,7 +365,13 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
                     src_start = pos;
                 }
                 if fatal {
-                    return Driven { status: Status::InputEmpty, read: pos, replaced, error: true, finished: false };
+                    return Driven {
+                        status: Status::InputEmpty,
+                        read: pos,
+                        replaced,
+                        error: true,
+                        finished: false,
+                    };
                 }
                 if !sink.put(0xFFFD) {
                     *h = snap_h;
@@ -370,7 +388,13 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
             }
             Step::Finished => {
                 if pos >= src.len() && replay.is_empty() && last {
-                    return Driven { status: Status::InputEmpty, read: pos, replaced, error: false, finished: true };
+                    return Driven {
+                        status: Status::InputEmpty,
+                        read: pos,
+                        replaced,
+                        error: false,
+                        finished: true,
+                    };
                 }
                 // A handler that is finished before end-of-queue (the replacement decoder)
                 // ignores the rest of the stream.
@@ -452,7 +476,11 @@ pub struct DecodeError {
 
 impl core::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "malformed byte sequence ending before input byte {} of this call", self.read)
+        write!(
+            f,
+            "malformed byte sequence ending before input byte {} of this call",
+            self.read
+        )
     }
 }
 
@@ -487,7 +515,11 @@ pub struct Decoder {
 
 /// Which BOM, if any, `bytes` starts with, among those `allowed`; `None` when `bytes` is a
 /// proper prefix of an allowed BOM and more input could decide.
-fn sniff(bytes: &[u8], allowed: &[&'static Encoding], last: bool) -> Option<Option<(&'static Encoding, usize)>> {
+fn sniff(
+    bytes: &[u8],
+    allowed: &[&'static Encoding],
+    last: bool,
+) -> Option<Option<(&'static Encoding, usize)>> {
     for &enc in allowed {
         let bom: &[u8] = crate::encoding::bom_of(enc);
         if bytes.starts_with(bom) {
@@ -518,7 +550,14 @@ impl Decoder {
             options,
             variant: DecoderVariant::new(encoding),
             replay: Replay::default(),
-            bom: if wants_bom { BomState::Pending { buf: [0; 3], len: 0 } } else { BomState::Done },
+            bom: if wants_bom {
+                BomState::Pending {
+                    buf: [0; 3],
+                    len: 0,
+                }
+            } else {
+                BomState::Done
+            },
             finished: false,
         }
     }
@@ -585,11 +624,19 @@ impl Decoder {
         let pre = self.bom_phase(src, last);
         if matches!(self.bom, BomState::Pending { .. }) {
             // Not decided yet: everything went into the BOM buffer.
-            let d = Driven { status: Status::InputEmpty, read: pre, replaced: false, error: false, finished: false };
+            let d = Driven {
+                status: Status::InputEmpty,
+                read: pre,
+                replaced: false,
+                error: false,
+                finished: false,
+            };
             return (d, pre);
         }
         let fatal = self.options.error_mode == DecoderErrorMode::Fatal;
-        let mut d = self.variant.drive(&mut self.replay, &src[pre..], sink, last, fatal);
+        let mut d = self
+            .variant
+            .drive(&mut self.replay, &src[pre..], sink, last, fatal);
         d.read += pre;
         self.finished = d.finished;
         (d, pre)
@@ -597,9 +644,17 @@ impl Decoder {
 
     fn finish<S: Sink>(d: Driven, sink: &S) -> Result<Progress, DecodeError> {
         if d.error {
-            Err(DecodeError { read: d.read, written: sink.written() })
+            Err(DecodeError {
+                read: d.read,
+                written: sink.written(),
+            })
         } else {
-            Ok(Progress { status: d.status, read: d.read, written: sink.written(), replaced: d.replaced })
+            Ok(Progress {
+                status: d.status,
+                read: d.read,
+                written: sink.written(),
+                replaced: d.replaced,
+            })
         }
     }
 
@@ -615,7 +670,12 @@ impl Decoder {
     /// let p = d.decode_to_utf8(b"\x82\xa0", &mut out, true).unwrap();
     /// assert_eq!(&out[..p.written], "あ".as_bytes());
     /// ```
-    pub fn decode_to_utf8(&mut self, src: &[u8], dst: &mut [u8], last: bool) -> Result<Progress, DecodeError> {
+    pub fn decode_to_utf8(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<Progress, DecodeError> {
         let mut sink = Utf8Sink { dst, pos: 0 };
         let (d, _) = self.run(src, &mut sink, last);
         Self::finish(d, &sink)
@@ -630,7 +690,12 @@ impl Decoder {
     /// let p = d.decode_to_utf16("😀".as_bytes(), &mut out, true).unwrap();
     /// assert_eq!(&out[..p.written], &[0xD83D, 0xDE00]);
     /// ```
-    pub fn decode_to_utf16(&mut self, src: &[u8], dst: &mut [u16], last: bool) -> Result<Progress, DecodeError> {
+    pub fn decode_to_utf16(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u16],
+        last: bool,
+    ) -> Result<Progress, DecodeError> {
         let mut sink = Utf16Sink { dst, pos: 0 };
         let (d, _) = self.run(src, &mut sink, last);
         Self::finish(d, &sink)
@@ -673,7 +738,12 @@ impl Decoder {
                 return Err(DecodeError { read, written });
             }
             if done {
-                return Ok(Progress { status: Status::InputEmpty, read, written, replaced });
+                return Ok(Progress {
+                    status: Status::InputEmpty,
+                    read,
+                    written,
+                    replaced,
+                });
             }
         }
     }

@@ -65,46 +65,166 @@ impl core::fmt::Display for Encoding {
     }
 }
 
-static UTF_8_INIT: Encoding = Encoding { index: 0, kind: Kind::Utf8 };
-static IBM866_INIT: Encoding = Encoding { index: 1, kind: Kind::SingleByte(0) };
-static ISO_8859_2_INIT: Encoding = Encoding { index: 2, kind: Kind::SingleByte(1) };
-static ISO_8859_3_INIT: Encoding = Encoding { index: 3, kind: Kind::SingleByte(2) };
-static ISO_8859_4_INIT: Encoding = Encoding { index: 4, kind: Kind::SingleByte(3) };
-static ISO_8859_5_INIT: Encoding = Encoding { index: 5, kind: Kind::SingleByte(4) };
-static ISO_8859_6_INIT: Encoding = Encoding { index: 6, kind: Kind::SingleByte(5) };
-static ISO_8859_7_INIT: Encoding = Encoding { index: 7, kind: Kind::SingleByte(6) };
-static ISO_8859_8_INIT: Encoding = Encoding { index: 8, kind: Kind::SingleByte(7) };
-static ISO_8859_8_I_INIT: Encoding = Encoding { index: 9, kind: Kind::SingleByte(8) };
-static ISO_8859_10_INIT: Encoding = Encoding { index: 10, kind: Kind::SingleByte(9) };
-static ISO_8859_13_INIT: Encoding = Encoding { index: 11, kind: Kind::SingleByte(10) };
-static ISO_8859_14_INIT: Encoding = Encoding { index: 12, kind: Kind::SingleByte(11) };
-static ISO_8859_15_INIT: Encoding = Encoding { index: 13, kind: Kind::SingleByte(12) };
-static ISO_8859_16_INIT: Encoding = Encoding { index: 14, kind: Kind::SingleByte(13) };
-static KOI8_R_INIT: Encoding = Encoding { index: 15, kind: Kind::SingleByte(14) };
-static KOI8_U_INIT: Encoding = Encoding { index: 16, kind: Kind::SingleByte(15) };
-static MACINTOSH_INIT: Encoding = Encoding { index: 17, kind: Kind::SingleByte(16) };
-static WINDOWS_874_INIT: Encoding = Encoding { index: 18, kind: Kind::SingleByte(17) };
-static WINDOWS_1250_INIT: Encoding = Encoding { index: 19, kind: Kind::SingleByte(18) };
-static WINDOWS_1251_INIT: Encoding = Encoding { index: 20, kind: Kind::SingleByte(19) };
-static WINDOWS_1252_INIT: Encoding = Encoding { index: 21, kind: Kind::SingleByte(20) };
-static WINDOWS_1253_INIT: Encoding = Encoding { index: 22, kind: Kind::SingleByte(21) };
-static WINDOWS_1254_INIT: Encoding = Encoding { index: 23, kind: Kind::SingleByte(22) };
-static WINDOWS_1255_INIT: Encoding = Encoding { index: 24, kind: Kind::SingleByte(23) };
-static WINDOWS_1256_INIT: Encoding = Encoding { index: 25, kind: Kind::SingleByte(24) };
-static WINDOWS_1257_INIT: Encoding = Encoding { index: 26, kind: Kind::SingleByte(25) };
-static WINDOWS_1258_INIT: Encoding = Encoding { index: 27, kind: Kind::SingleByte(26) };
-static X_MAC_CYRILLIC_INIT: Encoding = Encoding { index: 28, kind: Kind::SingleByte(27) };
-static GBK_INIT: Encoding = Encoding { index: 29, kind: Kind::Gbk };
-static GB18030_INIT: Encoding = Encoding { index: 30, kind: Kind::Gb18030 };
-static BIG5_INIT: Encoding = Encoding { index: 31, kind: Kind::Big5 };
-static EUC_JP_INIT: Encoding = Encoding { index: 32, kind: Kind::EucJp };
-static ISO_2022_JP_INIT: Encoding = Encoding { index: 33, kind: Kind::Iso2022Jp };
-static SHIFT_JIS_INIT: Encoding = Encoding { index: 34, kind: Kind::ShiftJis };
-static EUC_KR_INIT: Encoding = Encoding { index: 35, kind: Kind::EucKr };
-static REPLACEMENT_INIT: Encoding = Encoding { index: 36, kind: Kind::Replacement };
-static UTF_16BE_INIT: Encoding = Encoding { index: 37, kind: Kind::Utf16Be };
-static UTF_16LE_INIT: Encoding = Encoding { index: 38, kind: Kind::Utf16Le };
-static X_USER_DEFINED_INIT: Encoding = Encoding { index: 39, kind: Kind::XUserDefined };
+static UTF_8_INIT: Encoding = Encoding {
+    index: 0,
+    kind: Kind::Utf8,
+};
+static IBM866_INIT: Encoding = Encoding {
+    index: 1,
+    kind: Kind::SingleByte(0),
+};
+static ISO_8859_2_INIT: Encoding = Encoding {
+    index: 2,
+    kind: Kind::SingleByte(1),
+};
+static ISO_8859_3_INIT: Encoding = Encoding {
+    index: 3,
+    kind: Kind::SingleByte(2),
+};
+static ISO_8859_4_INIT: Encoding = Encoding {
+    index: 4,
+    kind: Kind::SingleByte(3),
+};
+static ISO_8859_5_INIT: Encoding = Encoding {
+    index: 5,
+    kind: Kind::SingleByte(4),
+};
+static ISO_8859_6_INIT: Encoding = Encoding {
+    index: 6,
+    kind: Kind::SingleByte(5),
+};
+static ISO_8859_7_INIT: Encoding = Encoding {
+    index: 7,
+    kind: Kind::SingleByte(6),
+};
+static ISO_8859_8_INIT: Encoding = Encoding {
+    index: 8,
+    kind: Kind::SingleByte(7),
+};
+static ISO_8859_8_I_INIT: Encoding = Encoding {
+    index: 9,
+    kind: Kind::SingleByte(8),
+};
+static ISO_8859_10_INIT: Encoding = Encoding {
+    index: 10,
+    kind: Kind::SingleByte(9),
+};
+static ISO_8859_13_INIT: Encoding = Encoding {
+    index: 11,
+    kind: Kind::SingleByte(10),
+};
+static ISO_8859_14_INIT: Encoding = Encoding {
+    index: 12,
+    kind: Kind::SingleByte(11),
+};
+static ISO_8859_15_INIT: Encoding = Encoding {
+    index: 13,
+    kind: Kind::SingleByte(12),
+};
+static ISO_8859_16_INIT: Encoding = Encoding {
+    index: 14,
+    kind: Kind::SingleByte(13),
+};
+static KOI8_R_INIT: Encoding = Encoding {
+    index: 15,
+    kind: Kind::SingleByte(14),
+};
+static KOI8_U_INIT: Encoding = Encoding {
+    index: 16,
+    kind: Kind::SingleByte(15),
+};
+static MACINTOSH_INIT: Encoding = Encoding {
+    index: 17,
+    kind: Kind::SingleByte(16),
+};
+static WINDOWS_874_INIT: Encoding = Encoding {
+    index: 18,
+    kind: Kind::SingleByte(17),
+};
+static WINDOWS_1250_INIT: Encoding = Encoding {
+    index: 19,
+    kind: Kind::SingleByte(18),
+};
+static WINDOWS_1251_INIT: Encoding = Encoding {
+    index: 20,
+    kind: Kind::SingleByte(19),
+};
+static WINDOWS_1252_INIT: Encoding = Encoding {
+    index: 21,
+    kind: Kind::SingleByte(20),
+};
+static WINDOWS_1253_INIT: Encoding = Encoding {
+    index: 22,
+    kind: Kind::SingleByte(21),
+};
+static WINDOWS_1254_INIT: Encoding = Encoding {
+    index: 23,
+    kind: Kind::SingleByte(22),
+};
+static WINDOWS_1255_INIT: Encoding = Encoding {
+    index: 24,
+    kind: Kind::SingleByte(23),
+};
+static WINDOWS_1256_INIT: Encoding = Encoding {
+    index: 25,
+    kind: Kind::SingleByte(24),
+};
+static WINDOWS_1257_INIT: Encoding = Encoding {
+    index: 26,
+    kind: Kind::SingleByte(25),
+};
+static WINDOWS_1258_INIT: Encoding = Encoding {
+    index: 27,
+    kind: Kind::SingleByte(26),
+};
+static X_MAC_CYRILLIC_INIT: Encoding = Encoding {
+    index: 28,
+    kind: Kind::SingleByte(27),
+};
+static GBK_INIT: Encoding = Encoding {
+    index: 29,
+    kind: Kind::Gbk,
+};
+static GB18030_INIT: Encoding = Encoding {
+    index: 30,
+    kind: Kind::Gb18030,
+};
+static BIG5_INIT: Encoding = Encoding {
+    index: 31,
+    kind: Kind::Big5,
+};
+static EUC_JP_INIT: Encoding = Encoding {
+    index: 32,
+    kind: Kind::EucJp,
+};
+static ISO_2022_JP_INIT: Encoding = Encoding {
+    index: 33,
+    kind: Kind::Iso2022Jp,
+};
+static SHIFT_JIS_INIT: Encoding = Encoding {
+    index: 34,
+    kind: Kind::ShiftJis,
+};
+static EUC_KR_INIT: Encoding = Encoding {
+    index: 35,
+    kind: Kind::EucKr,
+};
+static REPLACEMENT_INIT: Encoding = Encoding {
+    index: 36,
+    kind: Kind::Replacement,
+};
+static UTF_16BE_INIT: Encoding = Encoding {
+    index: 37,
+    kind: Kind::Utf16Be,
+};
+static UTF_16LE_INIT: Encoding = Encoding {
+    index: 38,
+    kind: Kind::Utf16Le,
+};
+static X_USER_DEFINED_INIT: Encoding = Encoding {
+    index: 39,
+    kind: Kind::XUserDefined,
+};
 
 /// The UTF-8 encoding.
 pub static UTF_8: &Encoding = &UTF_8_INIT;
@@ -327,7 +447,10 @@ impl Encoding {
     /// Whether every ASCII byte decodes to the same ASCII code point and back (false only for
     /// UTF-16BE, UTF-16LE, ISO-2022-JP and replacement).
     pub fn is_ascii_compatible(&self) -> bool {
-        !matches!(self.kind, Kind::Utf16Be | Kind::Utf16Le | Kind::Iso2022Jp | Kind::Replacement)
+        !matches!(
+            self.kind,
+            Kind::Utf16Be | Kind::Utf16Le | Kind::Iso2022Jp | Kind::Replacement
+        )
     }
 
     /// A new streaming decoder for this encoding.

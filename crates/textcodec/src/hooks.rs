@@ -8,13 +8,18 @@ use alloc::vec::Vec;
 use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions, Status};
 use crate::encoder::{EncodeError, EncoderErrorMode};
 use crate::encoding::Encoding;
-use crate::{UTF_8, ISO_2022_JP};
+use crate::{ISO_2022_JP, UTF_8};
 
 /// Decodes all of `bytes` with `encoding`'s decoder in replacement mode, after `skip` bytes.
 fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (String, bool) {
-    let mut d = encoding.new_decoder(DecoderOptions { error_mode: DecoderErrorMode::Replacement, bom });
+    let mut d = encoding.new_decoder(DecoderOptions {
+        error_mode: DecoderErrorMode::Replacement,
+        bom,
+    });
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
-    let p = d.decode_to_string(bytes, &mut out, true).expect("replacement mode never fails");
+    let p = d
+        .decode_to_string(bytes, &mut out, true)
+        .expect("replacement mode never fails");
     (out, p.replaced)
 }
 
@@ -50,7 +55,10 @@ fn decodes_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
 /// let (text, used, _) = decode(b"\xFF\xFEh\0i\0", WINDOWS_1252); // the BOM wins
 /// assert_eq!((&*text, used), ("hi", UTF_16LE));
 /// ```
-pub fn decode<'a>(bytes: &'a [u8], fallback: &'static Encoding) -> (Cow<'a, str>, &'static Encoding, bool) {
+pub fn decode<'a>(
+    bytes: &'a [u8],
+    fallback: &'static Encoding,
+) -> (Cow<'a, str>, &'static Encoding, bool) {
     let (encoding, skip) = Encoding::for_bom(bytes).unwrap_or((fallback, 0));
     let rest = &bytes[skip..];
     if decodes_to_itself(encoding, rest) {
@@ -99,15 +107,24 @@ pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, DecodeError
             // first byte of an invalid one), exactly what `error_len` reports; at the end of
             // the input it consumes the rest.
             let read = valid + e.error_len().unwrap_or(bytes.len() - valid);
-            Err(DecodeError { read, written: valid })
+            Err(DecodeError {
+                read,
+                written: valid,
+            })
         }
     }
 }
 
 /// Encodes all of `text` with `encoder` (made from `encoding`).
-fn encode_all(text: &str, encoding: &'static Encoding, mode: EncoderErrorMode) -> Result<(Vec<u8>, bool), EncodeError> {
+fn encode_all(
+    text: &str,
+    encoding: &'static Encoding,
+    mode: EncoderErrorMode,
+) -> Result<(Vec<u8>, bool), EncodeError> {
     let mut e = encoding.new_encoder(mode);
-    let max = e.max_buffer_length_from_utf8(text.len()).expect("input too long");
+    let max = e
+        .max_buffer_length_from_utf8(text.len())
+        .expect("input too long");
     let mut out = alloc::vec![0u8; max];
     let p = e.encode_from_utf8(text, &mut out, true)?;
     debug_assert_eq!(p.status, Status::InputEmpty);
@@ -131,12 +148,16 @@ fn encodes_to_itself(encoding: &'static Encoding, text: &str) -> bool {
 /// assert_eq!((&*bytes, used, replaced), (&b"a&#233;"[..], SHIFT_JIS, true));
 /// assert_eq!(encode("x", UTF_16LE).1, UTF_8);
 /// ```
-pub fn encode<'a>(text: &'a str, encoding: &'static Encoding) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
+pub fn encode<'a>(
+    text: &'a str,
+    encoding: &'static Encoding,
+) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
     let encoding = encoding.output_encoding();
     if encodes_to_itself(encoding, text) {
         return (Cow::Borrowed(text.as_bytes()), encoding, false);
     }
-    let (bytes, replaced) = encode_all(text, encoding, EncoderErrorMode::Html).expect("html mode never fails");
+    let (bytes, replaced) =
+        encode_all(text, encoding, EncoderErrorMode::Html).expect("html mode never fails");
     (Cow::Owned(bytes), encoding, replaced)
 }
 
@@ -149,7 +170,10 @@ pub fn encode<'a>(text: &'a str, encoding: &'static Encoding) -> (Cow<'a, [u8]>,
 /// assert_eq!(&*encode_or_fail("abc", EUC_KR).unwrap(), b"abc");
 /// assert_eq!(encode_or_fail("a€", EUC_KR).unwrap_err().unmappable, '€');
 /// ```
-pub fn encode_or_fail<'a>(text: &'a str, encoding: &'static Encoding) -> Result<Cow<'a, [u8]>, EncodeError> {
+pub fn encode_or_fail<'a>(
+    text: &'a str,
+    encoding: &'static Encoding,
+) -> Result<Cow<'a, [u8]>, EncodeError> {
     let encoding = encoding.output_encoding();
     if encodes_to_itself(encoding, text) {
         return Ok(Cow::Borrowed(text.as_bytes()));

@@ -80,7 +80,11 @@ impl TextDecoder {
     pub fn new(label: &str, options: TextDecoderOptions) -> Result<TextDecoder, UnknownLabel> {
         let encoding = match Encoding::for_label(label.as_bytes()) {
             Some(e) if e != REPLACEMENT => e,
-            _ => return Err(UnknownLabel { label: label.into() }),
+            _ => {
+                return Err(UnknownLabel {
+                    label: label.into(),
+                })
+            }
         };
         Ok(TextDecoder {
             encoding,
@@ -94,9 +98,16 @@ impl TextDecoder {
     }
 
     fn fresh(encoding: &'static Encoding, fatal: bool) -> Decoder {
-        let error_mode = if fatal { DecoderErrorMode::Fatal } else { DecoderErrorMode::Replacement };
+        let error_mode = if fatal {
+            DecoderErrorMode::Fatal
+        } else {
+            DecoderErrorMode::Replacement
+        };
         // BOM handling is done on the decoded items, as "serialize I/O queue" does.
-        encoding.new_decoder(DecoderOptions { error_mode, bom: BomHandling::Keep })
+        encoding.new_decoder(DecoderOptions {
+            error_mode,
+            bom: BomHandling::Keep,
+        })
     }
 
     /// The encoding's name, ASCII-lowercased (`"utf-8"`, `"shift_jis"`).
@@ -116,7 +127,10 @@ impl TextDecoder {
 
     /// Whether "serialize I/O queue" strips a leading U+FEFF for this decoder.
     fn strips_bom(&self) -> bool {
-        matches!(self.encoding.kind, Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le) && !self.ignore_bom
+        matches!(
+            self.encoding.kind,
+            Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le
+        ) && !self.ignore_bom
     }
 
     /// The steps shared by both output forms: reset unless "do not flush", then run the
@@ -151,7 +165,10 @@ impl TextDecoder {
                         // The rest of the input stays in the I/O queue for the next call.
                         self.queued = input[pos + e.read..].to_vec();
                     }
-                    return Err(DecodeError { read: pos + e.read, written: e.written });
+                    return Err(DecodeError {
+                        read: pos + e.read,
+                        written: e.written,
+                    });
                 }
             }
         }
@@ -189,7 +206,9 @@ impl TextDecoder {
         let mut out: Vec<u16> = Vec::new();
         self.run(input, stream, |d, src, last| {
             let start = out.len();
-            let max = d.max_utf16_buffer_length(src.len()).expect("input too long");
+            let max = d
+                .max_utf16_buffer_length(src.len())
+                .expect("input too long");
             out.resize(start + max, 0);
             let r = d.decode_to_utf16(src, &mut out[start..], last);
             let written = match r {
@@ -262,7 +281,10 @@ impl TextEncoder {
             n -= 1;
         }
         dst[..n].copy_from_slice(&src.as_bytes()[..n]);
-        EncodeIntoResult { read: n, written: n }
+        EncodeIntoResult {
+            read: n,
+            written: n,
+        }
     }
 
     /// `encodeInto(src, dst)` for UTF-16 input: never splits a surrogate pair; a lone
@@ -271,7 +293,10 @@ impl TextEncoder {
         let mut e = UTF_8.new_encoder(Default::default());
         // `last` so that a leading surrogate ending `src` is U+FFFD, not held.
         match e.encode_from_utf16(src, dst, true) {
-            Ok(p) => EncodeIntoResult { read: p.read, written: p.written },
+            Ok(p) => EncodeIntoResult {
+                read: p.read,
+                written: p.written,
+            },
             Err(_) => unreachable!("UTF-8 encodes every scalar value"),
         }
     }

@@ -10,7 +10,16 @@ const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/corpus/wik
 
 fn corpus_text() -> String {
     let mut s = String::new();
-    for f in ["ru.txt", "ja.txt", "zh_tw.txt", "ko.txt", "ar.txt", "el.txt", "th.txt", "en.html"] {
+    for f in [
+        "ru.txt",
+        "ja.txt",
+        "zh_tw.txt",
+        "ko.txt",
+        "ar.txt",
+        "el.txt",
+        "th.txt",
+        "en.html",
+    ] {
         let t = std::fs::read_to_string(format!("{CORPUS}{f}")).unwrap();
         // A slice of each, cut at a character boundary.
         let mut end = t.len().min(6000);
@@ -34,11 +43,15 @@ impl Rng {
 }
 
 fn decode_tc(enc: &'static Encoding, bytes: &[u8], chunk: usize) -> (String, Vec<u16>) {
-    let opts = DecoderOptions { bom: BomHandling::Keep, ..Default::default() };
+    let opts = DecoderOptions {
+        bom: BomHandling::Keep,
+        ..Default::default()
+    };
     let mut d = enc.new_decoder(opts);
     let mut s = String::new();
     for (k, c) in bytes.chunks(chunk).enumerate() {
-        d.decode_to_string(c, &mut s, (k + 1) * chunk >= bytes.len()).unwrap();
+        d.decode_to_string(c, &mut s, (k + 1) * chunk >= bytes.len())
+            .unwrap();
     }
     let mut d = enc.new_decoder(opts);
     let mut u = vec![0u16; d.max_utf16_buffer_length(bytes.len()).unwrap()];
@@ -65,7 +78,10 @@ fn encode_tc(enc: &'static Encoding, text: &str) -> (Vec<u8>, Vec<u8>) {
 fn every_dispatch_level_matches_encoding_rs() {
     let text = corpus_text();
     let best = detected_level();
-    let levels: Vec<Level> = [Level::Scalar, Level::Sse2, Level::Avx2].into_iter().filter(|&l| l <= best).collect();
+    let levels: Vec<Level> = [Level::Scalar, Level::Sse2, Level::Avx2]
+        .into_iter()
+        .filter(|&l| l <= best)
+        .collect();
     for &level in &levels {
         assert_eq!(set_level(level), level);
         let mut rng = Rng(0x5EED_0000 + level as u64);
@@ -89,8 +105,16 @@ fn every_dispatch_level_matches_encoding_rs() {
                 let want16: Vec<u16> = want.encode_utf16().collect();
                 let chunk = 1 + rng.next() as usize % 700;
                 let (got, got16) = decode_tc(enc, &bytes, chunk);
-                assert!(got == want, "{level:?} {} decode to UTF-8 round {round}", enc.name());
-                assert!(got16 == want16, "{level:?} {} decode to UTF-16 round {round}", enc.name());
+                assert!(
+                    got == want,
+                    "{level:?} {} decode to UTF-8 round {round}",
+                    enc.name()
+                );
+                assert!(
+                    got16 == want16,
+                    "{level:?} {} decode to UTF-16 round {round}",
+                    enc.name()
+                );
             }
             let out = enc.output_encoding();
             let er_out = encoding_rs::Encoding::for_label(out.name().as_bytes()).unwrap();

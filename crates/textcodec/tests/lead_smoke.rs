@@ -2,17 +2,24 @@
 //! byte-at-a-time streaming) against encoding_rs.
 
 fn ours(enc: &'static textcodec::Encoding, input: &[u8]) -> String {
-    let mut d = enc.new_decoder(textcodec::DecoderOptions { bom: textcodec::BomHandling::Keep, ..Default::default() });
+    let mut d = enc.new_decoder(textcodec::DecoderOptions {
+        bom: textcodec::BomHandling::Keep,
+        ..Default::default()
+    });
     let mut s = String::new();
     d.decode_to_string(input, &mut s, true).unwrap();
     s
 }
 
 fn ours_bytewise(enc: &'static textcodec::Encoding, input: &[u8]) -> String {
-    let mut d = enc.new_decoder(textcodec::DecoderOptions { bom: textcodec::BomHandling::Keep, ..Default::default() });
+    let mut d = enc.new_decoder(textcodec::DecoderOptions {
+        bom: textcodec::BomHandling::Keep,
+        ..Default::default()
+    });
     let mut s = String::new();
     for b in input {
-        d.decode_to_string(std::slice::from_ref(b), &mut s, false).unwrap();
+        d.decode_to_string(std::slice::from_ref(b), &mut s, false)
+            .unwrap();
     }
     d.decode_to_string(&[], &mut s, true).unwrap();
     s
@@ -26,17 +33,34 @@ fn theirs(name: &str, input: &[u8]) -> String {
 #[test]
 fn simple_decoders_match_encoding_rs() {
     for &enc in textcodec::Encoding::all() {
-        if !matches!(enc.name(), "UTF-8" | "UTF-16LE" | "UTF-16BE" | "x-user-defined" | "replacement") && !enc.name().starts_with("windows") && !enc.name().starts_with("ISO-8859") && !enc.name().starts_with("KOI") && !matches!(enc.name(), "IBM866" | "macintosh" | "x-mac-cyrillic") {
+        if !matches!(
+            enc.name(),
+            "UTF-8" | "UTF-16LE" | "UTF-16BE" | "x-user-defined" | "replacement"
+        ) && !enc.name().starts_with("windows")
+            && !enc.name().starts_with("ISO-8859")
+            && !enc.name().starts_with("KOI")
+            && !matches!(enc.name(), "IBM866" | "macintosh" | "x-mac-cyrillic")
+        {
             continue;
         }
         for a in 0..=255u8 {
             let one = [a];
-            assert_eq!(ours(enc, &one), theirs(enc.name(), &one), "{} {one:02X?}", enc.name());
+            assert_eq!(
+                ours(enc, &one),
+                theirs(enc.name(), &one),
+                "{} {one:02X?}",
+                enc.name()
+            );
             for b in 0..=255u8 {
                 let two = [a, b];
                 let want = theirs(enc.name(), &two);
                 assert_eq!(ours(enc, &two), want, "{} {two:02X?}", enc.name());
-                assert_eq!(ours_bytewise(enc, &two), want, "bytewise {} {two:02X?}", enc.name());
+                assert_eq!(
+                    ours_bytewise(enc, &two),
+                    want,
+                    "bytewise {} {two:02X?}",
+                    enc.name()
+                );
             }
         }
     }
@@ -49,11 +73,27 @@ fn utf8_three_and_four_bytes_match() {
         x ^= x << 13;
         x ^= x >> 17;
         x ^= x << 5;
-        let bytes = [0xE0 | (x & 0x1F) as u8, (x >> 8) as u8, (x >> 16) as u8, (x >> 24) as u8, b'a'];
+        let bytes = [
+            0xE0 | (x & 0x1F) as u8,
+            (x >> 8) as u8,
+            (x >> 16) as u8,
+            (x >> 24) as u8,
+            b'a',
+        ];
         for n in 3..=5 {
             let want = theirs("utf-8", &bytes[..n]);
-            assert_eq!(ours(textcodec::UTF_8, &bytes[..n]), want, "{:02X?}", &bytes[..n]);
-            assert_eq!(ours_bytewise(textcodec::UTF_8, &bytes[..n]), want, "{:02X?}", &bytes[..n]);
+            assert_eq!(
+                ours(textcodec::UTF_8, &bytes[..n]),
+                want,
+                "{:02X?}",
+                &bytes[..n]
+            );
+            assert_eq!(
+                ours_bytewise(textcodec::UTF_8, &bytes[..n]),
+                want,
+                "{:02X?}",
+                &bytes[..n]
+            );
         }
     }
 }
@@ -64,7 +104,12 @@ fn simple_encoders_match_encoding_rs_for_every_scalar() {
     let utf16: Vec<u16> = all.encode_utf16().collect();
     for &enc in textcodec::Encoding::all() {
         let n = enc.name();
-        let simple = n == "UTF-8" || n == "x-user-defined" || n.starts_with("windows") || n.starts_with("ISO-8859") || n.starts_with("KOI") || matches!(n, "IBM866" | "macintosh" | "x-mac-cyrillic");
+        let simple = n == "UTF-8"
+            || n == "x-user-defined"
+            || n.starts_with("windows")
+            || n.starts_with("ISO-8859")
+            || n.starts_with("KOI")
+            || matches!(n, "IBM866" | "macintosh" | "x-mac-cyrillic");
         if !simple {
             continue;
         }

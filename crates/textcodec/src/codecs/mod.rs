@@ -58,7 +58,9 @@ impl DecoderVariant {
             Kind::Utf8 => DecoderVariant::Utf8(Default::default()),
             Kind::Utf16Be => DecoderVariant::Utf16(utf16::Utf16Decoder::new(true)),
             Kind::Utf16Le => DecoderVariant::Utf16(utf16::Utf16Decoder::new(false)),
-            Kind::SingleByte(i) => DecoderVariant::SingleByte(single_byte::SingleByteDecoder::new(i)),
+            Kind::SingleByte(i) => {
+                DecoderVariant::SingleByte(single_byte::SingleByteDecoder::new(i))
+            }
             Kind::XUserDefined => DecoderVariant::XUserDefined(Default::default()),
             Kind::Replacement => DecoderVariant::Replacement(Default::default()),
             // "GBK's decoder is gb18030's decoder."
@@ -76,7 +78,14 @@ impl DecoderVariant {
     }
 
     #[inline]
-    pub(crate) fn drive<S: Sink>(&mut self, replay: &mut Replay, src: &[u8], sink: &mut S, last: bool, fatal: bool) -> Driven {
+    pub(crate) fn drive<S: Sink>(
+        &mut self,
+        replay: &mut Replay,
+        src: &[u8],
+        sink: &mut S,
+        last: bool,
+        fatal: bool,
+    ) -> Driven {
         each_decoder!(self, h => drive(h, replay, src, sink, last, fatal))
     }
 }
@@ -99,8 +108,12 @@ pub(crate) enum EncoderVariant {
 impl EncoderVariant {
     pub(crate) fn new(encoding: &Encoding) -> EncoderVariant {
         match encoding.kind {
-            Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le | Kind::Replacement => EncoderVariant::Utf8(Default::default()),
-            Kind::SingleByte(i) => EncoderVariant::SingleByte(single_byte::SingleByteEncoder::new(i)),
+            Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le | Kind::Replacement => {
+                EncoderVariant::Utf8(Default::default())
+            }
+            Kind::SingleByte(i) => {
+                EncoderVariant::SingleByte(single_byte::SingleByteEncoder::new(i))
+            }
             Kind::XUserDefined => EncoderVariant::XUserDefined(Default::default()),
             Kind::Gbk => EncoderVariant::Gb18030(gb18030::Gb18030Encoder::new(true)),
             Kind::Gb18030 => EncoderVariant::Gb18030(gb18030::Gb18030Encoder::new(false)),
@@ -113,7 +126,14 @@ impl EncoderVariant {
     }
 
     #[inline]
-    pub(crate) fn drive<Src: Source>(&mut self, src: Src, first: Option<u32>, dst: &mut [u8], last: bool, html: bool) -> EncDriven {
+    pub(crate) fn drive<Src: Source>(
+        &mut self,
+        src: Src,
+        first: Option<u32>,
+        dst: &mut [u8],
+        last: bool,
+        html: bool,
+    ) -> EncDriven {
         match self {
             EncoderVariant::Utf8(h) => drive_encoder(h, src, first, dst, last, html),
             EncoderVariant::SingleByte(h) => drive_encoder(h, src, first, dst, last, html),

@@ -17,7 +17,11 @@ const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
     let mut out = [0u32; 256];
     let mut b = 0;
     while b < 256 {
-        let cp = if b < 0x80 { b as u32 } else { index[b - 0x80] as u32 };
+        let cp = if b < 0x80 {
+            b as u32
+        } else {
+            index[b - 0x80] as u32
+        };
         out[b] = if b >= 0x80 && cp == 0 {
             0
         } else if cp < 0x80 {
@@ -25,7 +29,10 @@ const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
         } else if cp < 0x800 {
             (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
         } else {
-            (0xE0 | cp >> 12) | (0x80 | ((cp >> 6) & 0x3F)) << 8 | (0x80 | (cp & 0x3F)) << 16 | 3 << 24
+            (0xE0 | cp >> 12)
+                | (0x80 | ((cp >> 6) & 0x3F)) << 8
+                | (0x80 | (cp & 0x3F)) << 16
+                | 3 << 24
         };
         b += 1;
     }
@@ -85,7 +92,10 @@ struct EncodeTable {
 }
 
 const fn encode_table(index: &[u16; 128]) -> EncodeTable {
-    let mut t = EncodeTable { pages: [0; PAGES], blocks: [[0; 64]; MAX_BLOCKS] };
+    let mut t = EncodeTable {
+        pages: [0; PAGES],
+        blocks: [[0; 64]; MAX_BLOCKS],
+    };
     let mut used = 1;
     // Going backwards keeps the first pointer for a code point ("index pointer").
     let mut p = 128;
@@ -107,7 +117,12 @@ const fn encode_table(index: &[u16; 128]) -> EncodeTable {
 }
 
 static ENCODE: [EncodeTable; COUNT] = {
-    let mut out = [const { EncodeTable { pages: [0; PAGES], blocks: [[0; 64]; MAX_BLOCKS] } }; COUNT];
+    let mut out = [const {
+        EncodeTable {
+            pages: [0; PAGES],
+            blocks: [[0; 64]; MAX_BLOCKS],
+        }
+    }; COUNT];
     let mut i = 0;
     while i < COUNT {
         out[i] = encode_table(DECODE[i]);
@@ -304,7 +319,12 @@ impl EncodeHandler for SingleByteEncoder {
             let (cp, len) = if b < 0xE0 {
                 (((b as u32 & 0x1F) << 6) | (src[r + 1] as u32 & 0x3F), 2)
             } else if b < 0xF0 {
-                (((b as u32 & 0x0F) << 12) | ((src[r + 1] as u32 & 0x3F) << 6) | (src[r + 2] as u32 & 0x3F), 3)
+                (
+                    ((b as u32 & 0x0F) << 12)
+                        | ((src[r + 1] as u32 & 0x3F) << 6)
+                        | (src[r + 2] as u32 & 0x3F),
+                    3,
+                )
             } else {
                 break;
             };

@@ -14,7 +14,11 @@ pub(crate) struct Utf16Decoder {
 
 impl Utf16Decoder {
     pub(crate) fn new(is_be: bool) -> Self {
-        Utf16Decoder { leading_byte: None, leading_surrogate: None, is_be }
+        Utf16Decoder {
+            leading_byte: None,
+            leading_surrogate: None,
+            is_be,
+        }
     }
 
     #[inline(always)]
@@ -34,7 +38,11 @@ fn utf16_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8], pos: &mut usize) ->
     #[inline(always)]
     fn unit<const BE: bool>(pair: &[u8]) -> u32 {
         let pair = [pair[0], pair[1]];
-        (if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) }) as u32
+        (if BE {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }) as u32
     }
     let mut i = 0;
     let mut o = *pos;
@@ -106,7 +114,11 @@ fn copy_units<const BE: bool>(src: &[u8], dst: &mut [u16]) -> usize {
         let mut surrogate = false;
         for (u, pair) in units.iter_mut().zip(block.chunks_exact(2)) {
             let pair = [pair[0], pair[1]];
-            *u = if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) };
+            *u = if BE {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            };
             surrogate |= *u & 0xF800 == 0xD800;
         }
         if surrogate {
@@ -136,7 +148,10 @@ impl DecodeHandler for Utf16Decoder {
             }
             // "Restore bytes to ioQueue and return error": the two bytes of the code unit, in
             // input order.
-            return Step::Error { n: 2, bytes: [leading_byte, byte, 0] };
+            return Step::Error {
+                n: 2,
+                bytes: [leading_byte, byte, 0],
+            };
         }
         if (0xD800..0xDC00).contains(&code_unit) {
             self.leading_surrogate = Some(code_unit);
@@ -167,10 +182,18 @@ impl DecodeHandler for Utf16Decoder {
             return 0;
         }
         if let Some((dst, pos)) = sink.utf8_parts() {
-            return if self.is_be { utf16_to_utf8::<true>(src, dst, pos) } else { utf16_to_utf8::<false>(src, dst, pos) };
+            return if self.is_be {
+                utf16_to_utf8::<true>(src, dst, pos)
+            } else {
+                utf16_to_utf8::<false>(src, dst, pos)
+            };
         }
         if let Some((dst, pos)) = sink.utf16_parts() {
-            let n = if self.is_be { copy_units::<true>(src, &mut dst[*pos..]) } else { copy_units::<false>(src, &mut dst[*pos..]) };
+            let n = if self.is_be {
+                copy_units::<true>(src, &mut dst[*pos..])
+            } else {
+                copy_units::<false>(src, &mut dst[*pos..])
+            };
             *pos += n / 2;
             if n != 0 {
                 return n;

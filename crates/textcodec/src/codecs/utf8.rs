@@ -16,7 +16,13 @@ pub(crate) struct Utf8Decoder {
 
 impl Default for Utf8Decoder {
     fn default() -> Self {
-        Utf8Decoder { code_point: 0, bytes_seen: 0, bytes_needed: 0, lower: 0x80, upper: 0xBF }
+        Utf8Decoder {
+            code_point: 0,
+            bytes_seen: 0,
+            bytes_needed: 0,
+            lower: 0x80,
+            upper: 0xBF,
+        }
     }
 }
 
@@ -33,7 +39,11 @@ pub(crate) fn valid_sequence_len(s: &[u8]) -> usize {
         0xE1..=0xEC | 0xEE..=0xEF if in_range(1, 0x80, 0xBF) && in_range(2, 0x80, 0xBF) => 3,
         0xED if in_range(1, 0x80, 0x9F) && in_range(2, 0x80, 0xBF) => 3,
         0xF0 if in_range(1, 0x90, 0xBF) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
-        0xF1..=0xF3 if in_range(1, 0x80, 0xBF) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
+        0xF1..=0xF3
+            if in_range(1, 0x80, 0xBF) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) =>
+        {
+            4
+        }
         0xF4 if in_range(1, 0x80, 0x8F) && in_range(2, 0x80, 0xBF) && in_range(3, 0x80, 0xBF) => 4,
         _ => 0,
     }
@@ -45,7 +55,12 @@ fn scalar_of(s: &[u8], len: usize) -> u32 {
         1 => s[0] as u32,
         2 => ((s[0] as u32 & 0x1F) << 6) | (s[1] as u32 & 0x3F),
         3 => ((s[0] as u32 & 0x0F) << 12) | ((s[1] as u32 & 0x3F) << 6) | (s[2] as u32 & 0x3F),
-        _ => ((s[0] as u32 & 0x07) << 18) | ((s[1] as u32 & 0x3F) << 12) | ((s[2] as u32 & 0x3F) << 6) | (s[3] as u32 & 0x3F),
+        _ => {
+            ((s[0] as u32 & 0x07) << 18)
+                | ((s[1] as u32 & 0x3F) << 12)
+                | ((s[2] as u32 & 0x3F) << 6)
+                | (s[3] as u32 & 0x3F)
+        }
     }
 }
 
@@ -235,8 +250,14 @@ impl EncodeHandler for Utf8Encoder {
     #[inline]
     fn handle(&mut self, cp: u32) -> EncStep {
         let mut buf = [0u8; 4];
-        let len = char::from_u32(cp).expect("scalar value").encode_utf8(&mut buf).len();
-        EncStep::Bytes { buf, len: len as u8 }
+        let len = char::from_u32(cp)
+            .expect("scalar value")
+            .encode_utf8(&mut buf)
+            .len();
+        EncStep::Bytes {
+            buf,
+            len: len as u8,
+        }
     }
 
     fn ascii_is_identity(&self) -> bool {
@@ -260,7 +281,9 @@ impl EncodeHandler for Utf8Encoder {
             let u = src[r] as u32;
             let (cp, units) = if (0xD800..0xDC00).contains(&u) {
                 match src.get(r + 1) {
-                    Some(&t) if (0xDC00..0xE000).contains(&t) => (0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2),
+                    Some(&t) if (0xDC00..0xE000).contains(&t) => {
+                        (0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2)
+                    }
                     _ => break,
                 }
             } else if (0xDC00..0xE000).contains(&u) {
@@ -270,7 +293,9 @@ impl EncodeHandler for Utf8Encoder {
             };
             let c = char::from_u32(cp).expect("scalar value");
             let len = c.len_utf8();
-            let Some(out) = dst.get_mut(w..w + len) else { break };
+            let Some(out) = dst.get_mut(w..w + len) else {
+                break;
+            };
             c.encode_utf8(out);
             w += len;
             r += units;

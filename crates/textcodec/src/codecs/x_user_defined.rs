@@ -30,7 +30,11 @@ impl DecodeHandler for XUserDefinedDecoder {
         let mut i = 0;
         while i < src.len() {
             let b = src[i];
-            let cp = if b < 0x80 { b as u32 } else { 0xF780 + b as u32 - 0x80 };
+            let cp = if b < 0x80 {
+                b as u32
+            } else {
+                0xF780 + b as u32 - 0x80
+            };
             if !sink.put(cp) {
                 break;
             }

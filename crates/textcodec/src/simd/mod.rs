@@ -238,7 +238,11 @@ pub(crate) mod scalar {
         let mut i = 0;
         while i < n {
             let pair = [src[2 * i], src[2 * i + 1]];
-            let u = if BE { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) };
+            let u = if BE {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            };
             if u >= 0x80 {
                 break;
             }
@@ -275,7 +279,9 @@ mod tests {
     use super::*;
 
     fn all_levels() -> impl Iterator<Item = Level> {
-        [Level::Scalar, Level::Sse2, Level::Avx2].into_iter().filter(|&l| l <= detected_level())
+        [Level::Scalar, Level::Sse2, Level::Avx2]
+            .into_iter()
+            .filter(|&l| l <= detected_level())
     }
 
     #[test]
@@ -307,7 +313,10 @@ mod tests {
                     };
                     assert_eq!(got16, want, "{l:?} widen");
                     assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
-                    let wide: std::vec::Vec<u16> = src.iter().map(|&b| if b < 0x80 { b as u16 } else { 0x100 }).collect();
+                    let wide: std::vec::Vec<u16> = src
+                        .iter()
+                        .map(|&b| if b < 0x80 { b as u16 } else { 0x100 })
+                        .collect();
                     let got_n = match l {
                         Level::Scalar => scalar::copy_utf16_ascii_to_ascii(&wide, &mut dst),
                         _ => x86::narrow_ascii_sse2(&wide, &mut dst[..wide.len()]),
@@ -324,7 +333,13 @@ mod tests {
             return;
         }
         let mut x: u32 = 0x9E37_79B9;
-        let ranges: [(u32, u32); 5] = [(0, 0x80), (0x80, 0x800), (0x800, 0xD800), (0xE000, 0x10000), (0xD800, 0xE000)];
+        let ranges: [(u32, u32); 5] = [
+            (0, 0x80),
+            (0x80, 0x800),
+            (0x800, 0xD800),
+            (0xE000, 0x10000),
+            (0xD800, 0xE000),
+        ];
         for round in 0..20_000 {
             let mut units = std::vec::Vec::new();
             for _ in 0..(16 + round % 40) {
@@ -332,12 +347,18 @@ mod tests {
                 x ^= x >> 17;
                 x ^= x << 5;
                 // Mostly one range per string, with surrogates rare.
-                let (lo, hi) = ranges[if x % 61 == 0 { 4 } else { (x as usize >> 8) % (1 + round % 4) }];
+                let (lo, hi) = ranges[if x % 61 == 0 {
+                    4
+                } else {
+                    (x as usize >> 8) % (1 + round % 4)
+                }];
                 units.push((lo + (x >> 12) % (hi - lo)) as u16);
             }
             for be in [false, true] {
-                let bytes: std::vec::Vec<u8> =
-                    units.iter().flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() }).collect();
+                let bytes: std::vec::Vec<u8> = units
+                    .iter()
+                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                    .collect();
                 let mut dst = [0u8; 400];
                 let (r, w) = if be {
                     x86::utf16_bytes_to_utf8_avx2::<true>(&bytes, &mut dst)
@@ -349,7 +370,9 @@ mod tests {
                 assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
                 if r < bytes.len() && bytes.len() - r >= 16 {
                     // It stopped early: only for a surrogate in the next block.
-                    assert!(units[r / 2..r / 2 + 8].iter().any(|u| (0xD800..0xE000).contains(u)));
+                    assert!(units[r / 2..r / 2 + 8]
+                        .iter()
+                        .any(|u| (0xD800..0xE000).contains(u)));
                 }
             }
         }
@@ -360,7 +383,10 @@ mod tests {
         if detected_level() != Level::Avx2 {
             return;
         }
-        let pieces = ["a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}"];
+        let pieces = [
+            "a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}",
+            "\u{D7FF}", "\u{E000}", "\u{FFFF}",
+        ];
         let mut x: u32 = 0x2545_F491;
         for round in 0..30_000 {
             let mut s = std::string::String::new();
@@ -379,8 +405,14 @@ mod tests {
             let mut dst = [0u16; 200];
             let (r, w) = x86::utf8_to_utf16_avx2(&bytes, &mut dst);
             let valid = scalar::valid_utf8_prefix(&bytes);
-            assert!(r <= valid, "read {r} past the valid prefix {valid}: {bytes:02X?}");
-            let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r]).unwrap().encode_utf16().collect();
+            assert!(
+                r <= valid,
+                "read {r} past the valid prefix {valid}: {bytes:02X?}"
+            );
+            let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r])
+                .unwrap()
+                .encode_utf16()
+                .collect();
             assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
         }
     }

@@ -297,7 +297,13 @@ fn high_nibbles(v: __m256i) -> __m256i {
 /// The flags of malformed pairs and triples in `input`, given the block before it.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn check_block(input: __m256i, prev_input: __m256i, t1h: __m256i, t1l: __m256i, t2h: __m256i) -> __m256i {
+fn check_block(
+    input: __m256i,
+    prev_input: __m256i,
+    t1h: __m256i,
+    t1l: __m256i,
+    t2h: __m256i,
+) -> __m256i {
     let carried = _mm256_permute2x128_si256::<0x21>(prev_input, input);
     let prev1 = _mm256_alignr_epi8::<15>(input, carried);
     let prev2 = _mm256_alignr_epi8::<14>(input, carried);
@@ -310,7 +316,10 @@ fn check_block(input: __m256i, prev_input: __m256i, t1h: __m256i, t1l: __m256i, 
     // third of a four-byte one.
     let is_third = _mm256_subs_epu8(prev2, _mm256_set1_epi8((0xE0u8 - 0x80) as i8));
     let is_fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8((0xF0u8 - 0x80) as i8));
-    let must23_80 = _mm256_and_si256(_mm256_or_si256(is_third, is_fourth), _mm256_set1_epi8(0x80u8 as i8));
+    let must23_80 = _mm256_and_si256(
+        _mm256_or_si256(is_third, is_fourth),
+        _mm256_set1_epi8(0x80u8 as i8),
+    );
     _mm256_xor_si256(must23_80, special)
 }
 
@@ -370,7 +379,12 @@ struct Pack {
 }
 
 static PACK_1_2_3: [Pack; 256] = {
-    let mut out = [const { Pack { shuffle: [0x80; 16], len: 0 } }; 256];
+    let mut out = [const {
+        Pack {
+            shuffle: [0x80; 16],
+            len: 0,
+        }
+    }; 256];
     let mut key = 0;
     while key < 256 {
         let (ge80, ge800) = (key & 0xF, key >> 4);
@@ -396,7 +410,10 @@ static PACK_1_2_3: [Pack; 256] = {
 /// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate,
 /// when fewer than 16 input bytes remain, or when `dst` has fewer than 32 bytes of room.
 #[inline]
-pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) -> (usize, usize) {
     if !has_avx2() {
         return (0, 0);
     }
@@ -405,7 +422,10 @@ pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(src: &[u8], dst: &mut [u8
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (mut i, mut o) = (0usize, 0usize);
     let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
@@ -416,7 +436,10 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u
             v = _mm_shuffle_epi8(v, swap);
         }
         // Any surrogate (0xD800..=0xDFFF) ends the fast path.
-        let sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)), _mm_set1_epi16(0xD800u16 as i16));
+        let sur = _mm_cmpeq_epi16(
+            _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+            _mm_set1_epi16(0xD800u16 as i16),
+        );
         if _mm_movemask_epi8(sur) != 0 {
             break;
         }
@@ -441,7 +464,10 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u
         let three = _mm256_or_si256(
             _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
             _mm256_or_si256(
-                _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32::<6>(u), low6), cont)),
+                _mm256_slli_epi32::<8>(_mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
+                    cont,
+                )),
                 _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
             ),
         );
@@ -453,9 +479,15 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u
         unsafe {
             let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
             let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo));
+            _mm_storeu_si128(
+                d.add(o) as *mut __m128i,
+                _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
+            );
             o += lo.len as usize;
-            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi));
+            _mm_storeu_si128(
+                d.add(o) as *mut __m128i,
+                _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
+            );
             o += hi.len as usize;
         }
         i += 16;
@@ -466,7 +498,12 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(src: &[u8], dst: &mut [u
 /// Per 8-bit mask of dropped 16-bit lanes: a shuffle that keeps the other lanes, in order, and
 /// how many it keeps.
 static KEEP_U16_LANES: [Pack; 256] = {
-    let mut out = [const { Pack { shuffle: [0x80; 16], len: 0 } }; 256];
+    let mut out = [const {
+        Pack {
+            shuffle: [0x80; 16],
+            len: 0,
+        }
+    }; 256];
     let mut mask = 0;
     while mask < 256 {
         let mut p = 0;
@@ -581,9 +618,15 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
         unsafe {
             let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
             let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo));
+            _mm_storeu_si128(
+                d.add(o) as *mut __m128i,
+                _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo),
+            );
             o += lo.len as usize;
-            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi));
+            _mm_storeu_si128(
+                d.add(o) as *mut __m128i,
+                _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi),
+            );
             o += hi.len as usize;
         }
         i += end;
