@@ -1197,3 +1197,63 @@ fn transcription_self_check() {
     assert_eq!(spec_encode(textcodec::GBK, "\u{80}").1, vec!['\u{80}']);
     let _ = dopts(false, BomHandling::Keep);
 }
+
+/// gb18030's four-byte sequences (index gb18030 ranges, pointer 7457, the GB18030-2022
+/// handling) against the transcription: every [81-FE][30-39][81-FE][30-39], and bad fourth
+/// bytes for a few leads.
+#[test]
+fn spec_gb18030_four_byte_exhaustive() {
+    let mut f = Failures::new("spec transcription vs textcodec, gb18030 four bytes");
+    for a in 0x81..=0xFEu8 {
+        for b in 0x30..=0x39u8 {
+            for c in 0x81..=0xFEu8 {
+                for d in 0x30..=0x39u8 {
+                    compare_decode(textcodec::GB18030, &[a, b, c, d], &mut f);
+                }
+            }
+        }
+    }
+    for a in [0x81u8, 0x84, 0xE3, 0xFE] {
+        for c in 0x80..=0xFFu8 {
+            for d in 0..=255u8 {
+                compare_decode(textcodec::GB18030, &[a, 0x35, c, d], &mut f);
+            }
+        }
+    }
+    f.finish();
+}
+
+/// EUC-JP three-byte sequences led by 0x8F (JIS X 0212) and 0x8E.
+#[test]
+fn spec_euc_jp_three_byte_exhaustive() {
+    let mut f = Failures::new("spec transcription vs textcodec, EUC-JP three bytes");
+    for lead in [0x8Fu8, 0x8E] {
+        for b in 0..=255u8 {
+            for c in 0..=255u8 {
+                compare_decode(textcodec::EUC_JP, &[lead, b, c], &mut f);
+            }
+        }
+    }
+    f.finish();
+}
+
+/// ISO-2022-JP: every two bytes after each escape sequence.
+#[test]
+fn spec_iso_2022_jp_after_escapes() {
+    let mut f = Failures::new("spec transcription vs textcodec, ISO-2022-JP escapes");
+    let escapes: [&[u8]; 7] = [
+        b"\x1B(B", b"\x1B(J", b"\x1B(I", b"\x1B$@", b"\x1B$B", b"\x1B", b"\x1B$",
+    ];
+    let mut buf = Vec::new();
+    for esc in escapes {
+        for b in 0..=255u8 {
+            for c in 0..=255u8 {
+                buf.clear();
+                buf.extend_from_slice(esc);
+                buf.extend_from_slice(&[b, c]);
+                compare_decode(textcodec::ISO_2022_JP, &buf, &mut f);
+            }
+        }
+    }
+    f.finish();
+}

@@ -2105,3 +2105,25 @@ fn decode_to_string_fatal() {
         (Status::InputEmpty, 0, 0, ">abc")
     );
 }
+
+#[test]
+fn text_decoder_fatal_error_in_stream_keeps_the_queue() {
+    // decode(input, options): with stream: true, "do not flush" stays true when the error is
+    // thrown, so the next call keeps the decoder and the rest of the I/O queue (including a byte
+    // the decoder restored).
+    let mut d = td("utf-8", true, false);
+    assert!(d.decode(b"\xFFA", true).is_err());
+    assert_eq!(d.decode(b"B", false).unwrap(), "AB");
+    // Shift_JIS: 0x81 0x22 -> error, 0x22 restored to the queue.
+    let mut d = td("shift_jis", true, false);
+    assert!(d.decode(b"\x81\x22A", true).is_err());
+    assert_eq!(d.decode(b"", false).unwrap(), "\"A");
+    // With stream: false the next call starts a new stream: the rest is dropped.
+    let mut d = td("utf-8", true, false);
+    assert!(d.decode(b"\xFFA", false).is_err());
+    assert_eq!(d.decode(b"B", false).unwrap(), "B");
+    // An error at the end of a streamed chunk, then more input.
+    let mut d = td("utf-8", true, false);
+    assert!(d.decode(b"a\xE2\x82A", true).is_err());
+    assert_eq!(d.decode(b"\xE2\x82\xAC", false).unwrap(), "A€");
+}
