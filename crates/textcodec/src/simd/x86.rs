@@ -344,6 +344,39 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     let mut prev_input = _mm256_setzero_si256();
     let mut prev_incomplete = _mm256_setzero_si256();
     let mut i = 0;
+    // 64 bytes at a time: one test for ASCII, one for errors.
+    while i + 64 <= n {
+        // SAFETY: i + 64 <= n = src.len() <= dst.len() (the caller's contract): the 64 bytes at
+        // i are in bounds of both; unaligned loads.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(s.add(i) as *const __m256i),
+                _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+            if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
+                break;
+            }
+        } else {
+            let err = _mm256_or_si256(
+                check_block(a, prev_input, t1h, t1l, t2h),
+                check_block(b, a, t1h, t1l, t2h),
+            );
+            if _mm256_testz_si256(err, err) == 0 {
+                break;
+            }
+        }
+        // Non-zero where the chunk ends inside a multi-byte sequence.
+        prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
+        // SAFETY: as for the loads.
+        unsafe {
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+            _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+        }
+        prev_input = b;
+        i += 64;
+    }
     while i + 32 <= n {
         // SAFETY: i + 32 <= n = src.len() <= dst.len() (the caller's contract): the 32 bytes at
         // i are in bounds of both; unaligned loads and stores.
