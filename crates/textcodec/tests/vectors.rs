@@ -2127,3 +2127,61 @@ fn text_decoder_fatal_error_in_stream_keeps_the_queue() {
     assert!(d.decode(b"a\xE2\x82A", true).is_err());
     assert_eq!(d.decode(b"\xE2\x82\xAC", false).unwrap(), "A€");
 }
+
+#[test]
+fn api_shapes() {
+    // The derives and trait impls API.md promises (a compile-time check, mostly).
+    use std::fmt::{Debug, Display};
+    fn value<T: Clone + Copy + Debug + Default + PartialEq + Eq>() -> T {
+        T::default()
+    }
+    fn plain<T: Clone + Copy + Debug + PartialEq + Eq>(_: T) {}
+    fn error<T: std::error::Error + Display + Debug + Clone + PartialEq + Eq>(_: &T) {}
+    assert_eq!(value::<DecoderErrorMode>(), DecoderErrorMode::Replacement);
+    assert_eq!(value::<BomHandling>(), BomHandling::Sniff);
+    assert_eq!(value::<EncoderErrorMode>(), EncoderErrorMode::Html);
+    assert_eq!(
+        value::<DecoderOptions>(),
+        DecoderOptions {
+            error_mode: DecoderErrorMode::Replacement,
+            bom: BomHandling::Sniff
+        }
+    );
+    assert_eq!(
+        value::<TextDecoderOptions>(),
+        TextDecoderOptions {
+            fatal: false,
+            ignore_bom: false
+        }
+    );
+    plain(Status::InputEmpty);
+    plain(textcodec::Progress {
+        status: Status::OutputFull,
+        read: 1,
+        written: 2,
+        replaced: true,
+    });
+    let de = textcodec::DecodeError {
+        read: 1,
+        written: 0,
+    };
+    plain(de);
+    error(&de);
+    let ee = textcodec::EncodeError {
+        read: 1,
+        written: 0,
+        unmappable: 'x',
+    };
+    plain(ee);
+    error(&ee);
+    plain(textcodec::EncodeIntoResult {
+        read: 0,
+        written: 0,
+    });
+    let ul = TextDecoder::new("bogus", TextDecoderOptions::default()).unwrap_err();
+    error(&ul);
+    // `&'static Encoding` compares with ==.
+    let a: &'static Encoding = UTF_8;
+    assert!(a == Encoding::for_label(b"utf8").unwrap());
+    assert!(a != UTF_16LE);
+}
