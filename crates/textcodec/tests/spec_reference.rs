@@ -734,6 +734,49 @@ fn spec_decode(enc: &'static Encoding, bytes: &[u8]) -> (String, usize) {
     }
 }
 
+/// The fatal-mode `Err { read, written }` sequence the API implies for a one-shot call resumed
+/// after each error: `read` is the number of bytes taken from the queue for good (restored
+/// bytes are back in the queue), `written` the UTF-8 length of the output since the last error.
+fn spec_fatal_steps(enc: &'static Encoding, bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut q = Queue(bytes.iter().copied().collect());
+    let mut s = State::new();
+    let mut steps = Vec::new();
+    let mut consumed_before = 0;
+    let mut written = 0;
+    loop {
+        let item = q.read();
+        match handler(enc, &mut s, &mut q, item) {
+            R::Finished => return steps,
+            R::Items(v) => {
+                for c in v {
+                    written += char::from_u32(c).unwrap().len_utf8();
+                }
+            }
+            R::Error => {
+                let consumed = bytes.len() - q.0.len();
+                steps.push((consumed - consumed_before, written));
+                consumed_before = consumed;
+                written = 0;
+            }
+            R::Continue => {}
+        }
+    }
+}
+
+/// textcodec's fatal-mode steps, one call per error with a roomy dst.
+fn tc_fatal_steps(enc: &'static Encoding, bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut d = enc.new_decoder(dopts(true, BomHandling::Keep));
+    let mut dst = vec![0u8; 4 * bytes.len() + 16];
+    let mut pos = 0;
+    let mut steps = Vec::new();
+    while let Err(e) = d.decode_to_utf8(&bytes[pos..], &mut dst, true) {
+        steps.push((e.read, e.written));
+        pos += e.read;
+        assert!(steps.len() <= bytes.len() + 1, "stuck");
+    }
+    steps
+}
+
 // ------------------------------------------------------------------------------------------------
 // Encoders
 // ------------------------------------------------------------------------------------------------
@@ -1002,6 +1045,15 @@ fn compare_decode(enc: &'static Encoding, bytes: &[u8], f: &mut Failures) {
         return;
     }
     if want_errors > 0 {
+        let (want_steps, got_steps) = (spec_fatal_steps(enc, bytes), tc_fatal_steps(enc, bytes));
+        if want_steps != got_steps {
+            f.push(format!(
+                "{} {}: fatal Err (read, written) steps {got_steps:?}, spec {want_steps:?}",
+                enc.name(),
+                hex(bytes)
+            ));
+            return;
+        }
         let (fatal, errors) = common::tc_decode_fatal_resumed_utf8(enc, bytes, BomHandling::Keep);
         if fatal != want || errors != want_errors {
             f.push(format!(
