@@ -881,3 +881,101 @@ fn iso_2022_jp_encoder_state_sequences() {
     }
     f.finish();
 }
+
+// ------------------------------------------------------------------------------------------------
+// Whole corpus files (fast paths, SIMD), at several alignments, also mutated
+// ------------------------------------------------------------------------------------------------
+
+fn compare_whole_decode(enc: &'static Encoding, src: &[u8], what: &str, f: &mut Failures) {
+    let (t8, _) = common::tc_decode_utf8(enc, src, BomHandling::Keep);
+    let (o8, _) = common::er_decode_utf8(enc, src);
+    if t8 != o8 {
+        let at = t8
+            .bytes()
+            .zip(o8.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(t8.len().min(o8.len()));
+        f.push(format!(
+            "{} {what}: UTF-8 output differs from encoding_rs at output byte {at} ({} vs {} bytes)",
+            enc.name(),
+            t8.len(),
+            o8.len()
+        ));
+        return;
+    }
+    let (t16, _) = common::tc_decode_utf16(enc, src, BomHandling::Keep);
+    if t16 != o8.encode_utf16().collect::<Vec<u16>>() {
+        f.push(format!("{} {what}: UTF-16 output differs", enc.name()));
+        return;
+    }
+    let (fatal, _) = common::tc_decode_fatal_resumed_utf8(enc, src, BomHandling::Keep);
+    if fatal != t8 {
+        f.push(format!("{} {what}: fatal resumed differs", enc.name()));
+    }
+}
+
+#[test]
+fn corpus_files_through_every_decoder() {
+    let mut f = Failures::new("corpus files, decoders");
+    let mut rng = Rng::new(0xC0);
+    let binary = std::fs::read(common::corpus_dir().join("binary.jpg")).unwrap();
+    let html = std::fs::read(common::corpus_dir().join("en.html")).unwrap();
+    for &enc in Encoding::all() {
+        let text = common::corpus_text(common::corpus_language(enc));
+        let bytes = common::legacy_bytes(enc, &text);
+        for offset in 0..8 {
+            compare_whole_decode(
+                enc,
+                &bytes[offset..],
+                &format!("corpus at offset {offset}"),
+                &mut f,
+            );
+        }
+        let mut mutated = bytes.clone();
+        for _ in 0..mutated.len() / 300 {
+            let i = rng.below(mutated.len());
+            mutated[i] = rng.byte();
+        }
+        compare_whole_decode(enc, &mutated, "mutated corpus", &mut f);
+        compare_whole_decode(enc, &binary, "binary.jpg", &mut f);
+        compare_whole_decode(enc, &html[1..], "en.html (odd offset)", &mut f);
+    }
+    f.finish();
+}
+
+#[test]
+fn corpus_files_through_every_encoder() {
+    let mut f = Failures::new("corpus files, encoders");
+    let mut all_text = String::new();
+    for lang in [
+        "ja", "zh_cn", "zh_tw", "ko", "ru", "el", "he", "ar", "th", "vi", "tr", "cs", "de", "fr",
+    ] {
+        let t = common::corpus_text(lang);
+        all_text.push_str(common::text_window(&t, 0, 20_000));
+    }
+    let units: Vec<u16> = all_text.encode_utf16().collect();
+    for enc in own_encoders() {
+        let text = common::corpus_text(common::corpus_language(enc));
+        for (what, t) in [
+            ("own language", text.as_str()),
+            ("many languages", all_text.as_str()),
+        ] {
+            let (got, _) = common::tc_encode_utf8(enc, t);
+            let (want, _) = common::er_encode_utf8(enc, t);
+            if got != want {
+                f.push(format!(
+                    "{} {what}: html output differs from encoding_rs",
+                    enc.name()
+                ));
+            }
+        }
+        let (want16, _) = common::er_encode_utf16(enc, &units);
+        let mut e = enc.new_encoder(EncoderErrorMode::Html);
+        let mut dst = vec![0u8; e.max_buffer_length_from_utf16(units.len()).unwrap()];
+        match e.encode_from_utf16(&units, &mut dst, true) {
+            Ok(p) if p.status == Status::InputEmpty && dst[..p.written] == want16[..] => {}
+            _ => f.push(format!("{} many languages from UTF-16 differs", enc.name())),
+        }
+    }
+    f.finish();
+}
