@@ -87,12 +87,16 @@ const PAGES: usize = 0x10000 >> 6;
 const MAX_BLOCKS: usize = 24;
 
 struct EncodeTable {
+    /// Code points below U+0800 (the two-byte UTF-8 range, where most single-byte encodings
+    /// have all their characters) directly: the byte, or 0.
+    low: [u8; 0x800],
     pages: [u8; PAGES],
     blocks: [[u8; 64]; MAX_BLOCKS],
 }
 
 const fn encode_table(index: &[u16; 128]) -> EncodeTable {
     let mut t = EncodeTable {
+        low: [0; 0x800],
         pages: [0; PAGES],
         blocks: [[0; 64]; MAX_BLOCKS],
     };
@@ -112,6 +116,9 @@ const fn encode_table(index: &[u16; 128]) -> EncodeTable {
             used += 1;
         }
         t.blocks[t.pages[page] as usize][cp & 63] = (p + 0x80) as u8;
+        if cp < 0x800 {
+            t.low[cp] = (p + 0x80) as u8;
+        }
     }
     t
 }
@@ -119,6 +126,7 @@ const fn encode_table(index: &[u16; 128]) -> EncodeTable {
 static ENCODE: [EncodeTable; COUNT] = {
     let mut out = [const {
         EncodeTable {
+            low: [0; 0x800],
             pages: [0; PAGES],
             blocks: [[0; 64]; MAX_BLOCKS],
         }
@@ -310,15 +318,34 @@ impl EncodeHandler for SingleByteEncoder {
         while r < src.len() && w < n {
             let b = src[r];
             if b < 0x80 {
+                // Single spaces and punctuation between words inline; long runs in bulk.
+                if r + 1 < src.len() && src[r + 1] >= 0x80 {
+                    dst[w] = b;
+                    r += 1;
+                    w += 1;
+                    continue;
+                }
                 let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
                 r += k;
                 w += k;
                 continue;
             }
-            // A two- or three-byte character (four-byte ones are never in a single-byte index).
-            let (cp, len) = if b < 0xE0 {
-                (((b as u32 & 0x1F) << 6) | (src[r + 1] as u32 & 0x3F), 2)
-            } else if b < 0xF0 {
+            if b < 0xE0 {
+                // A two-byte character: the direct table.
+                let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
+                let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
+                match t.low[cp] {
+                    0 => break,
+                    out => {
+                        dst[w] = out;
+                        w += 1;
+                        r += 2;
+                        continue;
+                    }
+                }
+            }
+            // A three-byte character (four-byte ones are never in a single-byte index).
+            let (cp, len) = if b < 0xF0 {
                 (
                     ((b as u32 & 0x0F) << 12)
                         | ((src[r + 1] as u32 & 0x3F) << 6)
@@ -349,6 +376,11 @@ impl EncodeHandler for SingleByteEncoder {
             let u = src[i] as u32;
             if u < 0x80 {
                 dst[i] = u as u8;
+            } else if u < 0x800 {
+                match t.low[u as usize] {
+                    0 => break,
+                    b => dst[i] = b,
+                }
             } else {
                 match byte_for(t, u) {
                     // Surrogates are never in the table, so they stop here too.
