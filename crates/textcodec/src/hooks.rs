@@ -168,7 +168,8 @@ pub fn encode<'a>(
 /// ```
 /// use textcodec::{encode_or_fail, EUC_KR};
 /// assert_eq!(&*encode_or_fail("abc", EUC_KR).unwrap(), b"abc");
-/// assert_eq!(encode_or_fail("a€", EUC_KR).unwrap_err().unmappable, '€');
+/// let error = encode_or_fail("a¥", EUC_KR).unwrap_err();
+/// assert_eq!((error.unmappable, error.read, error.written), ('¥', 3, 1));
 /// ```
 pub fn encode_or_fail<'a>(
     text: &'a str,
