@@ -582,6 +582,15 @@ impl Decoder {
         let BomState::Pending { mut buf, mut len } = self.bom else {
             return 0;
         };
+        if len == 0
+            && src
+                .first()
+                .is_some_and(|b| !matches!(b, 0xEF | 0xFE | 0xFF))
+        {
+            // The common case: the stream does not start like any BOM.
+            self.bom = BomState::Done;
+            return 0;
+        }
         let mut read = 0;
         let allowed: &[&'static Encoding] = match self.options.bom {
             BomHandling::Sniff => &[crate::UTF_8, crate::UTF_16BE, crate::UTF_16LE],

@@ -204,6 +204,11 @@ fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -
     let mut i = 0;
     while i + 16 <= n {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+        if u128::from_le_bytes(*block) & ASCII_MASK == 0 {
+            // ASCII: widen as long as it lasts.
+            i += crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[i..]);
+            continue;
+        }
         let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
         let mut bad = false;
         for k in 0..16 {
@@ -375,6 +380,11 @@ impl EncodeHandler for SingleByteEncoder {
         while i < n {
             let u = src[i] as u32;
             if u < 0x80 {
+                if i + 1 < n && src[i + 1] < 0x80 {
+                    // A run of ASCII: narrow it in bulk.
+                    i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
+                    continue;
+                }
                 dst[i] = u as u8;
             } else if u < 0x800 {
                 match t.low[u as usize] {

@@ -34,7 +34,7 @@ impl Utf16Decoder {
 /// UTF-16 (big-endian if `BE`) to UTF-8 over valid input; returns the bytes read (stops
 /// before a lone surrogate, an incomplete unit or pair, or a character that does not fit).
 #[inline(always)]
-fn utf16_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
+pub(crate) fn utf16_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
     #[inline(always)]
     fn unit<const BE: bool>(pair: &[u8]) -> u32 {
         let pair = [pair[0], pair[1]];

@@ -276,30 +276,15 @@ impl EncodeHandler for Utf8Encoder {
 
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        let (mut r, mut w) = (0, 0);
-        while r < src.len() {
-            let u = src[r] as u32;
-            let (cp, units) = if (0xD800..0xDC00).contains(&u) {
-                match src.get(r + 1) {
-                    Some(&t) if (0xDC00..0xE000).contains(&t) => {
-                        (0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00), 2)
-                    }
-                    _ => break,
-                }
-            } else if (0xDC00..0xE000).contains(&u) {
-                break;
-            } else {
-                (u, 1)
-            };
-            let c = char::from_u32(cp).expect("scalar value");
-            let len = c.len_utf8();
-            let Some(out) = dst.get_mut(w..w + len) else {
-                break;
-            };
-            c.encode_utf8(out);
-            w += len;
-            r += units;
-        }
-        (r, w)
+        // The UTF-16 decoder's fast path over the units' bytes in native order: it stops at
+        // a lone surrogate (the driver makes it U+FFFD) and keeps pairs whole.
+        let bytes = crate::simd::u16_bytes(src);
+        let mut w = 0;
+        let read = if cfg!(target_endian = "big") {
+            super::utf16::utf16_to_utf8::<true>(bytes, dst, &mut w)
+        } else {
+            super::utf16::utf16_to_utf8::<false>(bytes, dst, &mut w)
+        };
+        (read / 2, w)
     }
 }

@@ -173,6 +173,14 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     scalar::copy_valid_utf8(src, dst)
 }
 
+/// The bytes of `units` in native byte order (little-endian on x86-64).
+#[inline(always)]
+pub(crate) fn u16_bytes(units: &[u16]) -> &[u8] {
+    // SAFETY: `u16` has no padding and every byte pattern is a valid `u8`; the byte view has
+    // alignment 1 and exactly `2 * units.len()` bytes, borrowed for the same lifetime.
+    unsafe { core::slice::from_raw_parts(units.as_ptr() as *const u8, units.len() * 2) }
+}
+
 /// Portable implementations: word-at-a-time, no `unsafe`.
 pub(crate) mod scalar {
     const WORD: usize = 8;
