@@ -60,7 +60,7 @@
 //! use textcodec::{Status, EUC_JP};
 //! let mut decoder = EUC_JP.new_decoder(Default::default());
 //! let mut out = String::new();
-//! for chunk in [&b"\xA4"[..], b"\xA2\xA4", b"\xA4"] {
+//! for chunk in [&b"\xA4"[..], b"\xA2\xA4", b"\xA4\xA4"] {
 //!     let mut buf = [0u8; 64];
 //!     let p = decoder.decode_to_utf8(chunk, &mut buf, false).unwrap();
 //!     assert_eq!(p.status, Status::InputEmpty);

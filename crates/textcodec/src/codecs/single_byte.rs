@@ -188,7 +188,14 @@ fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> 
         if e == 0 || o + len > dst.len() {
             break;
         }
-        dst[o..o + len].copy_from_slice(&e.to_le_bytes()[..len]);
+        if let Some(out) = dst.get_mut(o..o + 4) {
+            // A fixed-size store; the byte after the character is overwritten next.
+            out.copy_from_slice(&e.to_le_bytes());
+        } else {
+            for (k, &b) in e.to_le_bytes()[..len].iter().enumerate() {
+                dst[o + k] = b;
+            }
+        }
         o += len;
         i += 1;
     }
