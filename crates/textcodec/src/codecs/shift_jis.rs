@@ -34,6 +34,35 @@ fn decode_pair(leading: u8, byte: u8) -> Option<u32> {
     index_code_point(&JIS0208_DECODE, pointer)
 }
 
+/// `decode_pair` for every leading byte 0x81..=0xFC and every byte, precomputed: the code
+/// point, or 0 for null. The fast path's single lookup.
+static PAIRS: [[u16; 256]; 0xFC - 0x81 + 1] = {
+    let mut out = [[0u16; 256]; 0xFC - 0x81 + 1];
+    let mut leading = 0x81;
+    while leading <= 0xFC {
+        if leading <= 0x9F || leading >= 0xE0 {
+            let mut byte = 0;
+            while byte < 256 {
+                let offset = if byte < 0x7F { 0x40 } else { 0x41 };
+                let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
+                if (byte >= 0x40 && byte <= 0x7E) || (byte >= 0x80 && byte <= 0xFC) {
+                    let pointer = (leading - leading_offset) * 188 + byte - offset;
+                    out[leading - 0x81][byte] = if pointer >= 8836 && pointer <= 10715 {
+                        (0xE000 - 8836 + pointer) as u16
+                    } else if pointer < JIS0208_DECODE.len() {
+                        JIS0208_DECODE[pointer]
+                    } else {
+                        0
+                    };
+                }
+                byte += 1;
+            }
+        }
+        leading += 1;
+    }
+    out
+};
+
 impl DecodeHandler for ShiftJisDecoder {
     // "Shift_JIS decoder" handler (steps 3 to 7; steps 1 and 2 are `end`).
     #[inline]
@@ -94,7 +123,12 @@ impl DecodeHandler for ShiftJisDecoder {
             let b = src[i];
             match b {
                 // Step 6 then step 3 with a code point.
-                0x81..=0x9F | 0xE0..=0xFC => Some((decode_pair(b, *src.get(i + 1)?)?, 2)),
+                0x81..=0x9F | 0xE0..=0xFC => {
+                    match PAIRS[b as usize - 0x81][*src.get(i + 1)? as usize] {
+                        0 => None,
+                        cp => Some((cp as u32, 2)),
+                    }
+                }
                 // Step 5.
                 0xA1..=0xDF => Some((0xFF61 - 0xA1 + b as u32, 1)),
                 // Step 4 (0x80; ASCII is handled by `run_multi`).
