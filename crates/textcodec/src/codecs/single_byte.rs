@@ -211,20 +211,45 @@ fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -
     let mut i = 0;
     while i + 16 <= n {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        if u128::from_le_bytes(*block) & ASCII_MASK == 0 {
-            // ASCII: widen as long as it lasts.
-            i += crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[i..]);
+        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+        // Widen all sixteen, then look up the ones that are not ASCII.
+        let mut mask = crate::simd::widen16(block, out);
+        if mask == 0 {
+            i += 16;
+            if i + 32 <= n {
+                let next: &[u8; 32] = src[i..i + 32].try_into().unwrap();
+                let a = u128::from_le_bytes(next[..16].try_into().unwrap());
+                let b = u128::from_le_bytes(next[16..].try_into().unwrap());
+                if (a | b) & ASCII_MASK == 0 {
+                    // A long ASCII run (markup): widen in bulk as long as it lasts.
+                    i += crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[i..]);
+                }
+            }
             continue;
         }
-        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
-        let mut bad = false;
-        for k in 0..16 {
-            let u = table[block[k] as usize];
-            bad |= u == UNMAPPED;
-            out[k] = u;
+        if mask.count_ones() > 6 {
+            // Mostly not ASCII (a non-Latin script): every byte through the table.
+            let mut bad = false;
+            for k in 0..16 {
+                let u = table[block[k] as usize];
+                bad |= u == UNMAPPED;
+                out[k] = u;
+            }
+            if !bad {
+                i += 16;
+                continue;
+            }
+            // Fall through: find the unmapped byte below.
         }
-        if bad {
-            break;
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            let u = table[block[k] as usize];
+            if u == UNMAPPED {
+                *pos += i + k;
+                return i + k;
+            }
+            out[k] = u;
+            mask &= mask - 1;
         }
         i += 16;
     }

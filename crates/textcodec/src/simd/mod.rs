@@ -173,6 +173,22 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     scalar::copy_valid_utf8(src, dst)
 }
 
+/// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
+/// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
+#[inline(always)]
+pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if level() >= Level::Sse2 {
+        return x86::widen16_sse2(src, dst);
+    }
+    let mut mask = 0;
+    for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
+        *d = b as u16;
+        mask |= ((b >> 7) as u32) << k;
+    }
+    mask
+}
+
 /// The bytes of `units` in native byte order (little-endian on x86-64).
 #[inline(always)]
 pub(crate) fn u16_bytes(units: &[u16]) -> &[u8] {

@@ -103,6 +103,23 @@ unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize {
     i + scalar::copy_ascii_to_utf16(&src[i..], &mut dst[i..])
 }
 
+/// Widens 16 bytes to 16 units; returns the mask of bytes at or above 0x80 (SSE2).
+#[inline]
+pub(crate) fn widen16_sse2(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+    // SAFETY: SSE2 is baseline; `src` is 16 readable bytes and `dst` 32 writable bytes;
+    // unaligned loads and stores.
+    unsafe {
+        let v = _mm_loadu_si128(src.as_ptr() as *const __m128i);
+        let z = _mm_setzero_si128();
+        _mm_storeu_si128(dst.as_mut_ptr() as *mut __m128i, _mm_unpacklo_epi8(v, z));
+        _mm_storeu_si128(
+            dst.as_mut_ptr().add(8) as *mut __m128i,
+            _mm_unpackhi_epi8(v, z),
+        );
+        _mm_movemask_epi8(v) as u32
+    }
+}
+
 /// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length.
 #[inline]
 pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
