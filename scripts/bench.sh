@@ -76,6 +76,9 @@ for line in sys.stdin:
     [ -n "$exe" ] || { echo "bench.sh: build failed" >&2; exit 1; }
     cp "$exe" "$dest"
 }
+rev=$(git rev-parse --short --verify -q HEAD 2>/dev/null || echo none)
+dirty=$(git status --porcelain -- crates 2>/dev/null | head -n 1 || true)
+built=$(date -u '+%Y-%m-%d %H:%M UTC')
 echo "bench.sh: building (results in $out)" >&2
 mkdir -p "$out/bin"
 build "$out/bin/codecs"
@@ -107,9 +110,7 @@ report="$out/report.md"
 {
     echo "Command: \`$command_line\` (${rounds} round(s), $(( elapsed / 60 )) min $(( elapsed % 60 )) s;"
     echo "filter: \`${filter:-none}\`), run $(date -u '+%Y-%m-%d %H:%M UTC'),"
-    rev=$(git rev-parse --short --verify -q HEAD 2>/dev/null || echo none)
-    dirty=$(git status --porcelain -- crates 2>/dev/null | head -n 1 || true)
-    echo "commit $rev${dirty:+ (with uncommitted changes in crates/)},"
+    echo "built $built from commit $rev${dirty:+ plus uncommitted changes in crates/},"
     echo "$(rustc -V). Load average before/after: $load_before / $load_after."
     echo
     echo "Machine (\`lscpu\`):"

@@ -98,6 +98,12 @@ def fmt_ratio(v):
     return "—" if v is None else f"{v:.2f}"
 
 
+def fmt_spread(values):
+    """Median over workloads of how far apart the rounds' ratios were."""
+    values = [v for v in values if v is not None]
+    return f"{statistics.median(values) * 100:.0f} %" if values else "—"
+
+
 def median_or_none(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -123,12 +129,20 @@ def main():
     def speeds(g, fn):
         return [mbps(*r[(g, fn)]) if (g, fn) in r else None for r in rounds]
 
-    def ratio(g, a, b):
-        per_round = [
-            mbps(*r[(g, a)]) / mbps(*r[(g, b)]) if (g, a) in r and (g, b) in r else None
+    def per_round_ratios(g, a, b):
+        return [
+            mbps(*r[(g, a)]) / mbps(*r[(g, b)])
             for r in rounds
+            if (g, a) in r and (g, b) in r
         ]
-        return median_or_none(per_round)
+
+    def ratio(g, a, b):
+        return median_or_none(per_round_ratios(g, a, b))
+
+    def spread(g):
+        """max / min - 1 of the per-round ratios: how much the rounds disagree."""
+        rs = per_round_ratios(g, TC, ER)
+        return max(rs) / min(rs) - 1 if len(rs) > 1 else None
 
     rows = {}
     for g in groups:
@@ -149,7 +163,8 @@ def main():
         f"round{'s' if n_rounds != 1 else ''} of criterion's median time. **ratio** = "
         "textcodec / encoding_rs, per round then median (above 1: textcodec is faster). "
         "**vs fast** = textcodec / encoding_rs built with `fast-legacy-encode`, measured "
-        "in the separate `bench-er-fast` run."
+        "in the separate `bench-er-fast` run. **spread** = median over the category's "
+        "workloads of (largest / smallest per-round ratio - 1), a measure of the noise."
     )
     out.append("")
 
@@ -157,8 +172,8 @@ def main():
     out.append("### Summary: geometric mean of the ratios per category")
     out.append("")
     has_fast = any(rows[g]["ratio_fast"] is not None for g in groups)
-    head = "| category | workloads | geomean ratio | lowest ratio |"
-    sep = "|---|---:|---:|---:|"
+    head = "| category | workloads | geomean ratio | lowest ratio | spread |"
+    sep = "|---|---:|---:|---:|---:|"
     if has_fast:
         head += " geomean vs fast |"
         sep += "---:|"
@@ -171,14 +186,15 @@ def main():
         lowest = min(ratios) if ratios else None
         line = (
             f"| {key[1]} | {len(ratios)} | {fmt_ratio(geomean(ratios))} | "
-            f"{fmt_ratio(lowest)} |"
+            f"{fmt_ratio(lowest)} | {fmt_spread([spread(g) for g in gs])} |"
         )
         if has_fast:
             fr = [rows[g]["ratio_fast"] for g in gs if rows[g]["ratio_fast"] is not None]
             line += f" {fmt_ratio(geomean(fr))} |"
         out.append(line)
     line = f"| **all** | {len(all_ratios)} | **{fmt_ratio(geomean(all_ratios))}** | " + (
-        f"{fmt_ratio(min(all_ratios)) if all_ratios else '—'} |"
+        f"{fmt_ratio(min(all_ratios)) if all_ratios else '—'} | "
+        f"{fmt_spread([spread(g) for g in groups])} |"
     )
     if has_fast:
         fr = [rows[g]["ratio_fast"] for g in groups if rows[g]["ratio_fast"] is not None]
