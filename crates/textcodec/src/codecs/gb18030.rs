@@ -209,10 +209,9 @@ impl FastPath for Gb18030Fast {
             let lead = b.wrapping_sub(0x81);
             if lead < 0x7E && i + 1 < len {
                 let b2 = src[i + 1];
-                let trail = TRAIL_INDEX[b2 as usize];
-                if trail != NO_TRAIL {
-                    // Two bytes.
-                    let cp = GB18030_DECODE[lead as usize * 190 + trail as usize];
+                if TRAIL_INDEX[b2 as usize] != NO_TRAIL {
+                    // Two bytes: one lookup.
+                    let cp = PAIRS[lead as usize][b2 as usize];
                     if cp == 0 || !out.room4() {
                         break;
                     }
@@ -272,6 +271,24 @@ static TRAIL_INDEX: [u8; 256] = {
     t
 };
 
+/// The index gb18030 code point of every two-byte sequence, by leading byte - 0x81 and
+/// trailing byte (0: null, or not a trailing byte).
+static PAIRS: [[u16; 256]; 0xFE - 0x81 + 1] = {
+    let mut out = [[0u16; 256]; 0xFE - 0x81 + 1];
+    let mut lead = 0;
+    while lead < out.len() {
+        let mut b = 0;
+        while b < 256 {
+            if TRAIL_INDEX[b] != NO_TRAIL {
+                out[lead][b] = GB18030_DECODE[lead * 190 + TRAIL_INDEX[b] as usize];
+            }
+            b += 1;
+        }
+        lead += 1;
+    }
+    out
+};
+
 /// Where the decoders' fast paths write: straight into the caller's UTF-8 or UTF-16 buffer,
 /// or through any other [`Sink`]. Shared with big5.rs.
 pub(crate) trait Out {
@@ -307,10 +324,12 @@ impl Out for Utf8Out<'_> {
         let w = self.w;
         let cp = cp as u32;
         if cp >= 0x800 {
-            self.dst[w..w + 3].copy_from_slice(&[
+            // One 4-byte store (room4() was checked); the fourth byte is overwritten next.
+            self.dst[w..w + 4].copy_from_slice(&[
                 0xE0 | (cp >> 12) as u8,
                 0x80 | ((cp >> 6) & 0x3F) as u8,
                 0x80 | (cp & 0x3F) as u8,
+                0,
             ]);
             self.w = w + 3;
         } else {

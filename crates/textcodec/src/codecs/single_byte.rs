@@ -412,8 +412,8 @@ impl EncodeHandler for SingleByteEncoder {
         while i < n {
             let u = src[i] as u32;
             if u < 0x80 {
-                if i + 1 < n && src[i + 1] < 0x80 {
-                    // A run of ASCII: narrow it in bulk.
+                if i + 8 <= n && src[i..i + 8].iter().fold(0, |a, &v| a | v) < 0x80 {
+                    // A run of ASCII (markup, not a space between words): narrow it in bulk.
                     i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
                     continue;
                 }
