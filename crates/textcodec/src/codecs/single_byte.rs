@@ -120,6 +120,12 @@ const fn encode_table(index: &[u16; 128]) -> EncodeTable {
             t.low[cp] = (p + 0x80) as u8;
         }
     }
+    // ASCII encodes as itself (U+0000 too, though its 0 also means "none": callers check).
+    let mut a = 0;
+    while a < 0x80 {
+        t.low[a] = a as u8;
+        a += 1;
+    }
     t
 }
 
@@ -409,28 +415,32 @@ impl EncodeHandler for SingleByteEncoder {
         let t = &ENCODE[self.which as usize];
         let n = src.len().min(dst.len());
         let mut i = 0;
+        // Consecutive ASCII units seen: a long run (markup) is narrowed in bulk, while the
+        // spaces between words of a non-Latin script take no branch of their own.
+        let mut ascii_run = 0;
         while i < n {
-            let u = src[i] as u32;
-            if u < 0x80 {
-                if i + 8 <= n && src[i..i + 8].iter().fold(0, |a, &v| a | v) < 0x80 {
-                    // A run of ASCII (markup, not a space between words): narrow it in bulk.
-                    i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
-                    continue;
+            let u = src[i] as usize;
+            if u < 0x800 {
+                let b = t.low[u];
+                if b == 0 && u != 0 {
+                    break;
                 }
-                dst[i] = u as u8;
-            } else if u < 0x800 {
-                match t.low[u as usize] {
-                    0 => break,
-                    b => dst[i] = b,
+                dst[i] = b;
+                i += 1;
+                ascii_run = if u < 0x80 { ascii_run + 1 } else { 0 };
+                if ascii_run >= 16 {
+                    i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
+                    ascii_run = 0;
                 }
             } else {
-                match byte_for(t, u) {
+                match byte_for(t, u as u32) {
                     // Surrogates are never in the table, so they stop here too.
                     Some(b) => dst[i] = b,
                     None => break,
                 }
+                i += 1;
+                ascii_run = 0;
             }
-            i += 1;
         }
         (i, i)
     }
