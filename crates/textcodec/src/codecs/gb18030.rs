@@ -211,11 +211,9 @@ impl FastPath for Gb18030Fast {
                 let b2 = src[i + 1];
                 if TRAIL_INDEX[b2 as usize] != NO_TRAIL {
                     // Two bytes: one lookup.
-                    let cp = PAIRS[lead as usize][b2 as usize];
-                    if cp == 0 || !out.room4() {
+                    if !out.room4() || !out.push_gb_pair(lead as usize, b2 as usize) {
                         break;
                     }
-                    out.push_bmp(cp);
                     i += 2;
                     continue;
                 }
@@ -305,7 +303,46 @@ pub(crate) trait Out {
     /// Copies the ASCII run at the start of `src` (`src[0]` is ASCII) as far as it fits;
     /// returns its length.
     fn ascii(&mut self, src: &[u8]) -> usize;
+    /// Writes the index gb18030 code point of a two-byte sequence (`lead` = leading byte -
+    /// 0x81, `trail` a trailing byte) and returns true, or returns false when it is null;
+    /// only after `room4()`.
+    #[inline(always)]
+    fn push_gb_pair(&mut self, lead: usize, trail: usize) -> bool {
+        match PAIRS[lead][trail] {
+            0 => false,
+            cp => {
+                self.push_bmp(cp);
+                true
+            }
+        }
+    }
 }
+
+/// [`PAIRS`] pre-encoded in UTF-8: the bytes in the low three bytes (little-endian) and
+/// their length in the high byte; 0 for null.
+static PAIRS_UTF8: [[u32; 256]; 0xFE - 0x81 + 1] = {
+    let mut out = [[0u32; 256]; 0xFE - 0x81 + 1];
+    let mut lead = 0;
+    while lead < out.len() {
+        let mut b = 0;
+        while b < 256 {
+            let cp = PAIRS[lead][b] as u32;
+            out[lead][b] = if cp == 0 {
+                0
+            } else if cp < 0x800 {
+                (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
+            } else {
+                (0xE0 | cp >> 12)
+                    | (0x80 | ((cp >> 6) & 0x3F)) << 8
+                    | (0x80 | (cp & 0x3F)) << 16
+                    | 3 << 24
+            };
+            b += 1;
+        }
+        lead += 1;
+    }
+    out
+};
 
 /// Direct UTF-8 output.
 pub(crate) struct Utf8Out<'a> {
@@ -317,6 +354,17 @@ impl Out for Utf8Out<'_> {
     #[inline(always)]
     fn room4(&self) -> bool {
         self.dst.len() - self.w >= 4
+    }
+    #[inline(always)]
+    fn push_gb_pair(&mut self, lead: usize, trail: usize) -> bool {
+        let e = PAIRS_UTF8[lead][trail];
+        if e == 0 {
+            return false;
+        }
+        // One 4-byte store (room4() was checked); the fourth byte is overwritten next.
+        self.dst[self.w..self.w + 4].copy_from_slice(&e.to_le_bytes());
+        self.w += (e >> 24) as usize;
+        true
     }
     #[inline(always)]
     fn push_bmp(&mut self, cp: u16) {
