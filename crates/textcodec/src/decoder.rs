@@ -407,6 +407,15 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
 }
 
 /// The options of a streaming decoder.
+///
+/// ```
+/// use textcodec::{BomHandling, DecoderErrorMode, DecoderOptions, UTF_8};
+/// let options = DecoderOptions { error_mode: DecoderErrorMode::Fatal, bom: BomHandling::Keep };
+/// let mut d = UTF_8.new_decoder(options);
+/// let mut out = [0u8; 8];
+/// let p = d.decode_to_utf8(b"\xEF\xBB\xBFa", &mut out, true).unwrap();
+/// assert_eq!(&out[..p.written], "\u{FEFF}a".as_bytes());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecoderOptions {
     /// What a malformed byte sequence does.
@@ -416,6 +425,15 @@ pub struct DecoderOptions {
 }
 
 /// A decoder's error mode ("error mode" in the spec).
+///
+/// ```
+/// use textcodec::{DecoderErrorMode, DecoderOptions, SHIFT_JIS};
+/// let fatal = DecoderOptions { error_mode: DecoderErrorMode::Fatal, ..Default::default() };
+/// let mut out = [0u8; 8];
+/// assert!(SHIFT_JIS.new_decoder(fatal).decode_to_utf8(b"\x81", &mut out, true).is_err());
+/// let p = SHIFT_JIS.new_decoder(Default::default()).decode_to_utf8(b"\x81", &mut out, true).unwrap();
+/// assert_eq!((&out[..p.written], p.replaced), ("\u{FFFD}".as_bytes(), true));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DecoderErrorMode {
     /// A malformed sequence becomes U+FFFD, as browsers do.
@@ -426,6 +444,14 @@ pub enum DecoderErrorMode {
 }
 
 /// Byte order mark handling at the start of the stream.
+///
+/// ```
+/// use textcodec::{BomHandling, DecoderOptions, WINDOWS_1252};
+/// let mut out = [0u8; 8];
+/// let mut d = WINDOWS_1252.new_decoder(DecoderOptions { bom: BomHandling::Sniff, ..Default::default() });
+/// d.decode_to_utf8(b"\xFE\xFF\x00a", &mut out, true).unwrap();
+/// assert_eq!(d.encoding(), textcodec::UTF_16BE);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BomHandling {
     /// As the spec's "decode": a UTF-8, UTF-16LE or UTF-16BE BOM overrides the encoding and is
@@ -439,6 +465,17 @@ pub enum BomHandling {
 }
 
 /// Why a streaming call returned.
+///
+/// ```
+/// use textcodec::{Status, UTF_8};
+/// let mut d = UTF_8.new_decoder(Default::default());
+/// let mut out = [0u8; 2];
+/// let src = "añ".as_bytes();
+/// let p = d.decode_to_utf8(src, &mut out[..1], true).unwrap();
+/// assert_eq!((p.status, p.written), (Status::OutputFull, 1));
+/// let p = d.decode_to_utf8(&src[p.read..], &mut out, true).unwrap(); // the rest
+/// assert_eq!((p.status, &out[..p.written]), (Status::InputEmpty, "ñ".as_bytes()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// All of `src` was read (a partial sequence at its end is held inside the decoder or
@@ -449,6 +486,13 @@ pub enum Status {
 }
 
 /// The result of a successful streaming call.
+///
+/// ```
+/// let mut d = textcodec::EUC_KR.new_decoder(Default::default());
+/// let mut out = [0u8; 16];
+/// let p = d.decode_to_utf8(b"\xB0\xA1!", &mut out, true).unwrap();
+/// assert_eq!((p.read, p.written, p.replaced), (3, 4, false));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Why the call returned.
@@ -466,6 +510,17 @@ pub struct Progress {
 /// `written` units of good output precede it in `dst`; `read` bytes of `src` were consumed
 /// through the malformed sequence (bytes the spec restores to the input are not counted).
 /// Decoding may continue with `src[read..]`.
+///
+/// ```
+/// use textcodec::{DecodeError, DecoderErrorMode, DecoderOptions, UTF_8};
+/// let fatal = DecoderOptions { error_mode: DecoderErrorMode::Fatal, ..Default::default() };
+/// let mut d = UTF_8.new_decoder(fatal);
+/// let mut out = [0u8; 8];
+/// let e = d.decode_to_utf8(b"ab\xFFc", &mut out, true).unwrap_err();
+/// assert_eq!(e, DecodeError { read: 3, written: 2 });
+/// let p = d.decode_to_utf8(b"c", &mut out, true).unwrap(); // resume after it
+/// assert_eq!(&out[..p.written], b"c");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     /// Bytes of `src` consumed, through the malformed sequence.
@@ -498,6 +553,14 @@ enum BomState {
 /// A streaming decoder for one encoding: decodes bytes into caller buffers of UTF-8 or UTF-16.
 ///
 /// Made by [`Encoding::new_decoder`].
+///
+/// ```
+/// let mut d = textcodec::BIG5.new_decoder(Default::default());
+/// let mut s = String::new();
+/// d.decode_to_string(b"\xA4", &mut s, false).unwrap();
+/// d.decode_to_string(b"\xA4", &mut s, true).unwrap();
+/// assert_eq!(s, "中");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Decoder {
     /// The encoding given at construction (restored when a stream ends).
@@ -563,16 +626,35 @@ impl Decoder {
     }
 
     /// The encoding in use: after BOM sniffing, the encoding of the BOM found.
+    ///
+    /// ```
+    /// let d = textcodec::GBK.new_decoder(Default::default());
+    /// assert_eq!(d.encoding(), textcodec::GBK);
+    /// ```
     pub fn encoding(&self) -> &'static Encoding {
         self.encoding
     }
 
     /// The options this decoder was made with.
+    ///
+    /// ```
+    /// let d = textcodec::GBK.new_decoder(Default::default());
+    /// assert_eq!(d.options(), textcodec::DecoderOptions::default());
+    /// ```
     pub fn options(&self) -> DecoderOptions {
         self.options
     }
 
     /// Starts a new stream: the state after construction.
+    ///
+    /// ```
+    /// let mut d = textcodec::UTF_8.new_decoder(Default::default());
+    /// let mut out = [0u8; 8];
+    /// d.decode_to_utf8(b"\xE2\x82", &mut out, false).unwrap();
+    /// d.reset(); // the held bytes are dropped
+    /// let p = d.decode_to_utf8(b"a", &mut out, true).unwrap();
+    /// assert_eq!(&out[..p.written], b"a");
+    /// ```
     pub fn reset(&mut self) {
         *self = Decoder::new(self.label_encoding, self.options);
     }

@@ -311,6 +311,14 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
 }
 
 /// An encoder's error mode ("error mode" in the spec).
+///
+/// ```
+/// use textcodec::{EncoderErrorMode, WINDOWS_1252};
+/// let mut out = [0u8; 16];
+/// let p = WINDOWS_1252.new_encoder(EncoderErrorMode::Html).encode_from_utf8("☃", &mut out, true).unwrap();
+/// assert_eq!(&out[..p.written], b"&#9731;");
+/// assert!(WINDOWS_1252.new_encoder(EncoderErrorMode::Fatal).encode_from_utf8("☃", &mut out, true).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EncoderErrorMode {
     /// An unmappable scalar value becomes `&#NNNN;`, as HTML form submission does.
@@ -323,6 +331,16 @@ pub enum EncoderErrorMode {
 /// An unmappable scalar value in fatal mode.
 ///
 /// `read` includes the unmappable character; encoding may continue with `src[read..]`.
+///
+/// ```
+/// use textcodec::{EncoderErrorMode, EUC_KR};
+/// let mut e = EUC_KR.new_encoder(EncoderErrorMode::Fatal);
+/// let mut out = [0u8; 16];
+/// let err = e.encode_from_utf8("a¥b", &mut out, true).unwrap_err();
+/// assert_eq!((err.read, err.written, err.unmappable), (3, 1, '¥'));
+/// let p = e.encode_from_utf8("b", &mut out, true).unwrap(); // resume after it
+/// assert_eq!(&out[..p.written], b"b");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeError {
     /// Units of `src` consumed, through the unmappable character.
@@ -347,6 +365,13 @@ impl std::error::Error for EncodeError {}
 /// encoding ("get an output encoding") of the encoding it was made from.
 ///
 /// Made by [`Encoding::new_encoder`].
+///
+/// ```
+/// let mut e = textcodec::ISO_2022_JP.new_encoder(Default::default());
+/// let mut out = [0u8; 16];
+/// let p = e.encode_from_utf8("¥", &mut out, true).unwrap();
+/// assert_eq!(&out[..p.written], b"\x1B(J\x5C\x1B(B");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Encoder {
     encoding: &'static Encoding,
@@ -368,16 +393,35 @@ impl Encoder {
     }
 
     /// The output encoding.
+    ///
+    /// ```
+    /// let e = textcodec::UTF_16LE.new_encoder(Default::default());
+    /// assert_eq!(e.encoding(), textcodec::UTF_8);
+    /// ```
     pub fn encoding(&self) -> &'static Encoding {
         self.encoding
     }
 
     /// The error mode.
+    ///
+    /// ```
+    /// let e = textcodec::GBK.new_encoder(textcodec::EncoderErrorMode::Fatal);
+    /// assert_eq!(e.error_mode(), textcodec::EncoderErrorMode::Fatal);
+    /// ```
     pub fn error_mode(&self) -> EncoderErrorMode {
         self.mode
     }
 
     /// Starts a new stream: the state after construction.
+    ///
+    /// ```
+    /// let mut e = textcodec::ISO_2022_JP.new_encoder(Default::default());
+    /// let mut out = [0u8; 16];
+    /// e.encode_from_utf8("あ", &mut out, false).unwrap();
+    /// e.reset(); // back to the ASCII state, without the final ESC ( B
+    /// let p = e.encode_from_utf8("a", &mut out, true).unwrap();
+    /// assert_eq!(&out[..p.written], b"a");
+    /// ```
     pub fn reset(&mut self) {
         *self = Encoder::new(self.encoding, self.mode);
     }

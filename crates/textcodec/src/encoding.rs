@@ -227,84 +227,244 @@ static X_USER_DEFINED_INIT: Encoding = Encoding {
 };
 
 /// The UTF-8 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::UTF_8.name(), "UTF-8");
+/// ```
 pub static UTF_8: &Encoding = &UTF_8_INIT;
 /// The IBM866 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::IBM866.name(), "IBM866");
+/// ```
 pub static IBM866: &Encoding = &IBM866_INIT;
 /// The ISO-8859-2 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_2.name(), "ISO-8859-2");
+/// ```
 pub static ISO_8859_2: &Encoding = &ISO_8859_2_INIT;
 /// The ISO-8859-3 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_3.name(), "ISO-8859-3");
+/// ```
 pub static ISO_8859_3: &Encoding = &ISO_8859_3_INIT;
 /// The ISO-8859-4 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_4.name(), "ISO-8859-4");
+/// ```
 pub static ISO_8859_4: &Encoding = &ISO_8859_4_INIT;
 /// The ISO-8859-5 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_5.name(), "ISO-8859-5");
+/// ```
 pub static ISO_8859_5: &Encoding = &ISO_8859_5_INIT;
 /// The ISO-8859-6 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_6.name(), "ISO-8859-6");
+/// ```
 pub static ISO_8859_6: &Encoding = &ISO_8859_6_INIT;
 /// The ISO-8859-7 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_7.name(), "ISO-8859-7");
+/// ```
 pub static ISO_8859_7: &Encoding = &ISO_8859_7_INIT;
 /// The ISO-8859-8 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_8.name(), "ISO-8859-8");
+/// ```
 pub static ISO_8859_8: &Encoding = &ISO_8859_8_INIT;
 /// The ISO-8859-8-I encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_8_I.name(), "ISO-8859-8-I");
+/// ```
 pub static ISO_8859_8_I: &Encoding = &ISO_8859_8_I_INIT;
 /// The ISO-8859-10 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_10.name(), "ISO-8859-10");
+/// ```
 pub static ISO_8859_10: &Encoding = &ISO_8859_10_INIT;
 /// The ISO-8859-13 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_13.name(), "ISO-8859-13");
+/// ```
 pub static ISO_8859_13: &Encoding = &ISO_8859_13_INIT;
 /// The ISO-8859-14 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_14.name(), "ISO-8859-14");
+/// ```
 pub static ISO_8859_14: &Encoding = &ISO_8859_14_INIT;
 /// The ISO-8859-15 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_15.name(), "ISO-8859-15");
+/// ```
 pub static ISO_8859_15: &Encoding = &ISO_8859_15_INIT;
 /// The ISO-8859-16 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_8859_16.name(), "ISO-8859-16");
+/// ```
 pub static ISO_8859_16: &Encoding = &ISO_8859_16_INIT;
 /// The KOI8-R encoding.
+///
+/// ```
+/// assert_eq!(textcodec::KOI8_R.name(), "KOI8-R");
+/// ```
 pub static KOI8_R: &Encoding = &KOI8_R_INIT;
 /// The KOI8-U encoding.
+///
+/// ```
+/// assert_eq!(textcodec::KOI8_U.name(), "KOI8-U");
+/// ```
 pub static KOI8_U: &Encoding = &KOI8_U_INIT;
 /// The macintosh encoding.
+///
+/// ```
+/// assert_eq!(textcodec::MACINTOSH.name(), "macintosh");
+/// ```
 pub static MACINTOSH: &Encoding = &MACINTOSH_INIT;
 /// The windows-874 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_874.name(), "windows-874");
+/// ```
 pub static WINDOWS_874: &Encoding = &WINDOWS_874_INIT;
 /// The windows-1250 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1250.name(), "windows-1250");
+/// ```
 pub static WINDOWS_1250: &Encoding = &WINDOWS_1250_INIT;
 /// The windows-1251 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1251.name(), "windows-1251");
+/// ```
 pub static WINDOWS_1251: &Encoding = &WINDOWS_1251_INIT;
 /// The windows-1252 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1252.name(), "windows-1252");
+/// ```
 pub static WINDOWS_1252: &Encoding = &WINDOWS_1252_INIT;
 /// The windows-1253 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1253.name(), "windows-1253");
+/// ```
 pub static WINDOWS_1253: &Encoding = &WINDOWS_1253_INIT;
 /// The windows-1254 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1254.name(), "windows-1254");
+/// ```
 pub static WINDOWS_1254: &Encoding = &WINDOWS_1254_INIT;
 /// The windows-1255 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1255.name(), "windows-1255");
+/// ```
 pub static WINDOWS_1255: &Encoding = &WINDOWS_1255_INIT;
 /// The windows-1256 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1256.name(), "windows-1256");
+/// ```
 pub static WINDOWS_1256: &Encoding = &WINDOWS_1256_INIT;
 /// The windows-1257 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1257.name(), "windows-1257");
+/// ```
 pub static WINDOWS_1257: &Encoding = &WINDOWS_1257_INIT;
 /// The windows-1258 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::WINDOWS_1258.name(), "windows-1258");
+/// ```
 pub static WINDOWS_1258: &Encoding = &WINDOWS_1258_INIT;
 /// The x-mac-cyrillic encoding.
+///
+/// ```
+/// assert_eq!(textcodec::X_MAC_CYRILLIC.name(), "x-mac-cyrillic");
+/// ```
 pub static X_MAC_CYRILLIC: &Encoding = &X_MAC_CYRILLIC_INIT;
 /// The GBK encoding.
+///
+/// ```
+/// assert_eq!(textcodec::GBK.name(), "GBK");
+/// ```
 pub static GBK: &Encoding = &GBK_INIT;
 /// The gb18030 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::GB18030.name(), "gb18030");
+/// ```
 pub static GB18030: &Encoding = &GB18030_INIT;
 /// The Big5 encoding.
+///
+/// ```
+/// assert_eq!(textcodec::BIG5.name(), "Big5");
+/// ```
 pub static BIG5: &Encoding = &BIG5_INIT;
 /// The EUC-JP encoding.
+///
+/// ```
+/// assert_eq!(textcodec::EUC_JP.name(), "EUC-JP");
+/// ```
 pub static EUC_JP: &Encoding = &EUC_JP_INIT;
 /// The ISO-2022-JP encoding.
+///
+/// ```
+/// assert_eq!(textcodec::ISO_2022_JP.name(), "ISO-2022-JP");
+/// ```
 pub static ISO_2022_JP: &Encoding = &ISO_2022_JP_INIT;
 /// The Shift_JIS encoding.
+///
+/// ```
+/// assert_eq!(textcodec::SHIFT_JIS.name(), "Shift_JIS");
+/// ```
 pub static SHIFT_JIS: &Encoding = &SHIFT_JIS_INIT;
 /// The EUC-KR encoding.
+///
+/// ```
+/// assert_eq!(textcodec::EUC_KR.name(), "EUC-KR");
+/// ```
 pub static EUC_KR: &Encoding = &EUC_KR_INIT;
 /// The replacement encoding.
+///
+/// ```
+/// assert_eq!(textcodec::REPLACEMENT.name(), "replacement");
+/// ```
 pub static REPLACEMENT: &Encoding = &REPLACEMENT_INIT;
 /// The UTF-16BE encoding.
+///
+/// ```
+/// assert_eq!(textcodec::UTF_16BE.name(), "UTF-16BE");
+/// ```
 pub static UTF_16BE: &Encoding = &UTF_16BE_INIT;
 /// The UTF-16LE encoding.
+///
+/// ```
+/// assert_eq!(textcodec::UTF_16LE.name(), "UTF-16LE");
+/// ```
 pub static UTF_16LE: &Encoding = &UTF_16LE_INIT;
 /// The x-user-defined encoding.
+///
+/// ```
+/// assert_eq!(textcodec::X_USER_DEFINED.name(), "x-user-defined");
+/// ```
 pub static X_USER_DEFINED: &Encoding = &X_USER_DEFINED_INIT;
 
 /// The 40 encodings in the spec table's order.
@@ -417,6 +577,10 @@ impl Encoding {
     }
 
     /// The encoding's name, exactly as in the spec (`"Shift_JIS"`, `"windows-1252"`).
+    ///
+    /// ```
+    /// assert_eq!(textcodec::SHIFT_JIS.name(), "Shift_JIS");
+    /// ```
     pub fn name(&self) -> &'static str {
         NAMES[self.index as usize]
     }
@@ -446,6 +610,11 @@ impl Encoding {
 
     /// Whether every ASCII byte decodes to the same ASCII code point and back (false only for
     /// UTF-16BE, UTF-16LE, ISO-2022-JP and replacement).
+    ///
+    /// ```
+    /// assert!(textcodec::SHIFT_JIS.is_ascii_compatible());
+    /// assert!(!textcodec::ISO_2022_JP.is_ascii_compatible());
+    /// ```
     pub fn is_ascii_compatible(&self) -> bool {
         !matches!(
             self.kind,

@@ -8,6 +8,12 @@ use crate::encoding::{Encoding, Kind};
 use crate::{REPLACEMENT, UTF_8};
 
 /// The options of [`TextDecoder::new`] (the `TextDecoderOptions` dictionary).
+///
+/// ```
+/// use textcodec::{TextDecoder, TextDecoderOptions};
+/// let mut d = TextDecoder::new("utf-8", TextDecoderOptions { fatal: false, ignore_bom: true }).unwrap();
+/// assert_eq!(d.decode(b"\xEF\xBB\xBFa", false).unwrap(), "\u{FEFF}a");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TextDecoderOptions {
     /// Malformed input is an error instead of U+FFFD.
@@ -18,6 +24,11 @@ pub struct TextDecoderOptions {
 
 /// A label that is not a label of any encoding, or is one of the replacement encoding's
 /// (JavaScript's `RangeError` from `new TextDecoder(label)`).
+///
+/// ```
+/// let err = textcodec::TextDecoder::new("replacement", Default::default()).unwrap_err();
+/// assert_eq!(err.label(), "replacement");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownLabel {
     label: String,
@@ -25,6 +36,11 @@ pub struct UnknownLabel {
 
 impl UnknownLabel {
     /// The label as given.
+    ///
+    /// ```
+    /// let err = textcodec::TextDecoder::new("nope", Default::default()).unwrap_err();
+    /// assert_eq!(err.label(), "nope");
+    /// ```
     pub fn label(&self) -> &str {
         &self.label
     }
@@ -77,6 +93,11 @@ pub struct TextDecoder {
 impl TextDecoder {
     /// `new TextDecoder(label, options)`: fails for unknown labels and the replacement
     /// encoding's labels.
+    ///
+    /// ```
+    /// assert!(textcodec::TextDecoder::new(" Latin1 ", Default::default()).is_ok());
+    /// assert!(textcodec::TextDecoder::new("iso-2022-kr", Default::default()).is_err()); // a replacement label
+    /// ```
     pub fn new(label: &str, options: TextDecoderOptions) -> Result<TextDecoder, UnknownLabel> {
         let encoding = match Encoding::for_label(label.as_bytes()) {
             Some(e) if e != REPLACEMENT => e,
@@ -111,16 +132,30 @@ impl TextDecoder {
     }
 
     /// The encoding's name, ASCII-lowercased (`"utf-8"`, `"shift_jis"`).
+    ///
+    /// ```
+    /// let d = textcodec::TextDecoder::new("latin1", Default::default()).unwrap();
+    /// assert_eq!(d.encoding(), "windows-1252");
+    /// ```
     pub fn encoding(&self) -> &'static str {
         lowercase_name(self.encoding)
     }
 
     /// Whether the error mode is fatal.
+    ///
+    /// ```
+    /// let opts = textcodec::TextDecoderOptions { fatal: true, ..Default::default() };
+    /// assert!(textcodec::TextDecoder::new("utf-8", opts).unwrap().fatal());
+    /// ```
     pub fn fatal(&self) -> bool {
         self.fatal
     }
 
     /// Whether a byte order mark is kept.
+    ///
+    /// ```
+    /// assert!(!textcodec::TextDecoder::new("utf-8", Default::default()).unwrap().ignore_bom());
+    /// ```
     pub fn ignore_bom(&self) -> bool {
         self.ignore_bom
     }
@@ -180,6 +215,12 @@ impl TextDecoder {
     ///
     /// In fatal mode a malformed sequence is an error (JavaScript's `TypeError`) and this call's
     /// output is dropped.
+    ///
+    /// ```
+    /// let mut d = textcodec::TextDecoder::new("utf-8", Default::default()).unwrap();
+    /// assert_eq!(d.decode(b"\xE2\x82", true).unwrap(), "");
+    /// assert_eq!(d.decode(b"\xAC", false).unwrap(), "€");
+    /// ```
     pub fn decode(&mut self, input: &[u8], stream: bool) -> Result<String, DecodeError> {
         let mut out = String::new();
         self.run(input, stream, |d, src, last| {
@@ -229,6 +270,12 @@ impl TextDecoder {
 }
 
 /// The result of [`TextEncoder::encode_into`] (`TextEncoderEncodeIntoResult`).
+///
+/// ```
+/// let mut buf = [0u8; 3];
+/// let r = textcodec::TextEncoder::new().encode_into("añb", &mut buf);
+/// assert_eq!(r, textcodec::EncodeIntoResult { read: 3, written: 3 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeIntoResult {
     /// Units of input consumed (bytes of a `&str`, code units of UTF-16).
@@ -252,21 +299,38 @@ pub struct TextEncoder;
 
 impl TextEncoder {
     /// `new TextEncoder()`.
+    ///
+    /// ```
+    /// let e = textcodec::TextEncoder::new();
+    /// assert_eq!(e.encode("é"), [0xC3, 0xA9]);
+    /// ```
     pub fn new() -> TextEncoder {
         TextEncoder
     }
 
     /// Always `"utf-8"`.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::TextEncoder::new().encoding(), "utf-8");
+    /// ```
     pub fn encoding(&self) -> &'static str {
         "utf-8"
     }
 
     /// `encode(input)`.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::TextEncoder::new().encode("a"), b"a");
+    /// ```
     pub fn encode(&self, input: &str) -> Vec<u8> {
         input.as_bytes().to_vec()
     }
 
     /// `encode(input)` for UTF-16 input: lone surrogates become U+FFFD.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::TextEncoder::new().encode_utf16(&[0xD83D, 0xDE00]), "😀".as_bytes());
+    /// ```
     pub fn encode_utf16(&self, input: &[u16]) -> Vec<u8> {
         let mut out = alloc::vec![0u8; input.len() * 3];
         let r = self.encode_utf16_into(input, &mut out);
@@ -275,6 +339,12 @@ impl TextEncoder {
     }
 
     /// `encodeInto(src, dst)`: as much of `src` as fits in `dst`, never part of a character.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 2];
+    /// let r = textcodec::TextEncoder::new().encode_into("€", &mut buf);
+    /// assert_eq!((r.read, r.written), (0, 0)); // never a part of a character
+    /// ```
     pub fn encode_into(&self, src: &str, dst: &mut [u8]) -> EncodeIntoResult {
         let mut n = src.len().min(dst.len());
         while !src.is_char_boundary(n) {
@@ -289,6 +359,12 @@ impl TextEncoder {
 
     /// `encodeInto(src, dst)` for UTF-16 input: never splits a surrogate pair; a lone
     /// surrogate is U+FFFD.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 8];
+    /// let r = textcodec::TextEncoder::new().encode_utf16_into(&[0x61, 0xDC00], &mut buf);
+    /// assert_eq!(&buf[..r.written], b"a\xEF\xBF\xBD");
+    /// ```
     pub fn encode_utf16_into(&self, src: &[u16], dst: &mut [u8]) -> EncodeIntoResult {
         let mut e = UTF_8.new_encoder(Default::default());
         // `last` so that a leading surrogate ending `src` is U+FFFD, not held.

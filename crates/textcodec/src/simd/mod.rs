@@ -9,6 +9,11 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A SIMD dispatch level.
+///
+/// ```
+/// use textcodec::dispatch::{detected_level, Level};
+/// assert!(detected_level() >= Level::Scalar);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Level {
@@ -24,6 +29,11 @@ const UNKNOWN: u8 = 0;
 static LEVEL: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// The best level this CPU supports.
+///
+/// ```
+/// let best = textcodec::dispatch::detected_level();
+/// assert!(textcodec::dispatch::level() <= best);
+/// ```
 pub fn detected_level() -> Level {
     #[cfg(target_arch = "x86_64")]
     {
@@ -48,6 +58,10 @@ pub fn detected_level() -> Level {
 }
 
 /// The level in use.
+///
+/// ```
+/// let _in_use = textcodec::dispatch::level();
+/// ```
 #[inline(always)]
 pub fn level() -> Level {
     match LEVEL.load(Ordering::Relaxed) {
@@ -64,6 +78,13 @@ pub fn level() -> Level {
 
 /// Forces the dispatch level (capped at what the CPU supports); returns the level now in use.
 /// For tests and benchmarks: every level must give the same results.
+///
+/// ```
+/// use textcodec::dispatch::{set_level, Level};
+/// let best = textcodec::dispatch::detected_level();
+/// assert_eq!(set_level(Level::Scalar), Level::Scalar);
+/// set_level(best);
+/// ```
 pub fn set_level(wanted: Level) -> Level {
     let l = wanted.min(detected_level());
     LEVEL.store(l as u8, Ordering::Relaxed);
