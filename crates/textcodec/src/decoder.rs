@@ -707,7 +707,7 @@ impl Decoder {
         }
     }
 
-    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S, last: bool) -> (Driven, usize) {
+    fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S, last: bool) -> Driven {
         if self.finished {
             // A new stream.
             self.reset();
@@ -722,7 +722,7 @@ impl Decoder {
                 error: false,
                 finished: false,
             };
-            return (d, pre);
+            return d;
         }
         let fatal = self.options.error_mode == DecoderErrorMode::Fatal;
         let mut d = self
@@ -730,7 +730,7 @@ impl Decoder {
             .drive(&mut self.replay, &src[pre..], sink, last, fatal);
         d.read += pre;
         self.finished = d.finished;
-        (d, pre)
+        d
     }
 
     fn finish<S: Sink>(d: Driven, sink: &S) -> Result<Progress, DecodeError> {
@@ -768,7 +768,7 @@ impl Decoder {
         last: bool,
     ) -> Result<Progress, DecodeError> {
         let mut sink = Utf8Sink { dst, pos: 0 };
-        let (d, _) = self.run(src, &mut sink, last);
+        let d = self.run(src, &mut sink, last);
         Self::finish(d, &sink)
     }
 
@@ -788,7 +788,7 @@ impl Decoder {
         last: bool,
     ) -> Result<Progress, DecodeError> {
         let mut sink = Utf16Sink { dst, pos: 0 };
-        let (d, _) = self.run(src, &mut sink, last);
+        let d = self.run(src, &mut sink, last);
         Self::finish(d, &sink)
     }
 

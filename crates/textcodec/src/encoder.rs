@@ -242,7 +242,7 @@ pub(crate) struct EncDriven {
     pub(crate) replaced: bool,
     pub(crate) error: Option<u32>,
     /// A leading surrogate at the end of UTF-16 input was read and is held.
-    pub(crate) hold_high: Option<u16>,
+    pub(crate) hold_high: bool,
     /// The `first` item was not processed (no room for it); it must stay held.
     pub(crate) first_pending: bool,
 }
@@ -266,7 +266,7 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
         written,
         replaced,
         error,
-        hold_high: None,
+        hold_high: false,
         first_pending: false,
     };
     if let Some(cp) = first {
@@ -291,7 +291,7 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
         let Some((cp, next)) = src.next(pos, last) else {
             // A leading surrogate ends the input: hold it.
             let mut d = done(Status::InputEmpty, len, w, replaced, None);
-            d.hold_high = Some(0);
+            d.hold_high = true;
             return d;
         };
         match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
@@ -528,7 +528,7 @@ impl Encoder {
             self.high = None;
             d.read += skip;
         }
-        if d.hold_high.is_some() {
+        if d.hold_high {
             self.high = Some(src[src.len() - 1]);
         }
         self.finish(d, last)
