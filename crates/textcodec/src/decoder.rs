@@ -299,6 +299,33 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
     fatal: bool,
 ) -> Driven {
     let mut pos = 0usize;
+    if replay.is_empty() {
+        // The common case, taken without the per-step bookkeeping below: the fast path reads
+        // all of `src`, and then either more input is to come or the handler is finished.
+        pos = h.run(src, sink);
+        if pos == src.len() {
+            if !last {
+                return Driven {
+                    status: Status::InputEmpty,
+                    read: pos,
+                    replaced: false,
+                    error: false,
+                    finished: false,
+                };
+            }
+            let snap = *h;
+            if h.end() == Step::Finished {
+                return Driven {
+                    status: Status::InputEmpty,
+                    read: pos,
+                    replaced: false,
+                    error: false,
+                    finished: true,
+                };
+            }
+            *h = snap;
+        }
+    }
     // Where the current run of bytes taken directly from `src` began: restored bytes before
     // it came from `replay` or from earlier calls.
     let mut src_start = 0usize;
@@ -601,6 +628,7 @@ fn sniff(
 }
 
 impl Decoder {
+    #[inline]
     pub(crate) fn new(encoding: &'static Encoding, options: DecoderOptions) -> Decoder {
         let wants_bom = match options.bom {
             BomHandling::Sniff => true,
@@ -660,19 +688,28 @@ impl Decoder {
     }
 
     /// Feeds the BOM phase; returns the number of `src` bytes it consumed.
+    #[inline(always)]
     fn bom_phase(&mut self, src: &[u8], last: bool) -> usize {
-        let BomState::Pending { mut buf, mut len } = self.bom else {
-            return 0;
-        };
-        if len == 0
-            && src
-                .first()
-                .is_some_and(|b| !matches!(b, 0xEF | 0xFE | 0xFF))
-        {
-            // The common case: the stream does not start like any BOM.
-            self.bom = BomState::Done;
-            return 0;
+        match self.bom {
+            BomState::Done => 0,
+            BomState::Pending { len: 0, .. }
+                if src
+                    .first()
+                    .is_some_and(|b| !matches!(b, 0xEF | 0xFE | 0xFF)) =>
+            {
+                // The common case: the stream does not start like any BOM.
+                self.bom = BomState::Done;
+                0
+            }
+            BomState::Pending { buf, len } => self.bom_sniff(buf, len, src, last),
         }
+    }
+
+    /// The BOM phase when the first bytes may be a BOM ("BOM sniff", which may have to wait
+    /// for more input).
+    #[cold]
+    #[inline(never)]
+    fn bom_sniff(&mut self, mut buf: [u8; 3], mut len: u8, src: &[u8], last: bool) -> usize {
         let mut read = 0;
         let allowed: &[&'static Encoding] = match self.options.bom {
             BomHandling::Sniff => &[crate::UTF_8, crate::UTF_16BE, crate::UTF_16LE],

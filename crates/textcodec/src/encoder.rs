@@ -382,6 +382,7 @@ pub struct Encoder {
 }
 
 impl Encoder {
+    #[inline]
     pub(crate) fn new(encoding: &'static Encoding, mode: EncoderErrorMode) -> Encoder {
         let encoding = encoding.output_encoding();
         Encoder {
@@ -435,7 +436,9 @@ impl Encoder {
             });
         }
         if last && d.status == Status::InputEmpty {
-            self.reset();
+            // A new stream (what `reset` does, without looking up the output encoding again).
+            self.variant = EncoderVariant::new(self.encoding);
+            self.high = None;
         }
         Ok(Progress {
             status: d.status,

@@ -631,6 +631,7 @@ impl Encoding {
     /// let mut out = [0u8; 8];
     /// assert!(d.decode_to_utf8(b"a\xFFb", &mut out, true).is_err());
     /// ```
+    #[inline]
     pub fn new_decoder(&'static self, options: DecoderOptions) -> Decoder {
         Decoder::new(self, options)
     }
@@ -641,6 +642,7 @@ impl Encoding {
     /// let e = textcodec::UTF_16BE.new_encoder(Default::default());
     /// assert_eq!(e.encoding(), textcodec::UTF_8);
     /// ```
+    #[inline]
     pub fn new_encoder(&'static self, mode: EncoderErrorMode) -> Encoder {
         Encoder::new(self, mode)
     }
