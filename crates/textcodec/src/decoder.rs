@@ -845,7 +845,7 @@ impl Decoder {
         dst: &mut alloc::string::String,
         last: bool,
     ) -> Result<Progress, DecodeError> {
-        let mut buf = [0u8; 2048];
+        let mut buf = [0u8; 8192];
         let mut read = 0;
         let mut written = 0;
         let mut replaced = false;
@@ -859,7 +859,9 @@ impl Decoder {
                 Err(e) => (e.read, e.written, true, true),
             };
             // The decoder never ends a call's output inside a character.
-            dst.push_str(core::str::from_utf8(&buf[..p_written]).expect("decoder output is UTF-8"));
+            dst.push_str(
+                crate::simd::str_from_utf8(&buf[..p_written]).expect("decoder output is UTF-8"),
+            );
             read += p_read;
             written += p_written;
             if err {

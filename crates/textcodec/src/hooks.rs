@@ -23,17 +23,13 @@ fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (S
     (out, p.replaced)
 }
 
-/// The length of the prefix of `bytes` that every ASCII-compatible decoder maps to itself.
-fn ascii_prefix(bytes: &[u8]) -> usize {
-    bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len())
-}
-
 /// Whether `encoding`'s decoder maps all of `bytes` (all ASCII) to the same text.
 fn decodes_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
     if encoding == UTF_8 {
-        return core::str::from_utf8(bytes).is_ok();
+        return crate::simd::utf8_valid_up_to(bytes) == bytes.len();
     }
-    if !encoding.is_ascii_compatible() || ascii_prefix(bytes) != bytes.len() {
+    // Every ASCII-compatible decoder maps ASCII bytes to themselves.
+    if !encoding.is_ascii_compatible() || crate::simd::ascii_len(bytes) != bytes.len() {
         return false;
     }
     if encoding == ISO_2022_JP {
@@ -62,7 +58,7 @@ pub fn decode<'a>(
     let (encoding, skip) = Encoding::for_bom(bytes).unwrap_or((fallback, 0));
     let rest = &bytes[skip..];
     if decodes_to_itself(encoding, rest) {
-        let text = core::str::from_utf8(rest).expect("checked");
+        let text = crate::simd::str_from_utf8(rest).expect("checked");
         return (Cow::Borrowed(text), encoding, false);
     }
     let (text, replaced) = decode_all(rest, encoding, BomHandling::Keep);
@@ -84,9 +80,9 @@ pub fn utf8_decode(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!(textcodec::utf8_decode_without_bom(b"\xEF\xBB\xBFa"), "\u{FEFF}a");
 /// ```
 pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
-    match core::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(decode_all(bytes, UTF_8, BomHandling::Keep).0),
+    match crate::simd::str_from_utf8(bytes) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(decode_all(bytes, UTF_8, BomHandling::Keep).0),
     }
 }
 
@@ -99,6 +95,10 @@ pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!((e.written, e.read), (2, 4));
 /// ```
 pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, DecodeError> {
+    if let Some(s) = crate::simd::str_from_utf8(bytes) {
+        return Ok(s);
+    }
+    // Malformed: the standard library's validator tells the length of the bad sequence.
     match core::str::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {

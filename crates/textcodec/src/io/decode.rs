@@ -247,12 +247,12 @@ impl DecodeCore {
     /// Consumes all available output as a `&str`.
     pub(crate) fn take_str(&mut self) -> io::Result<&str> {
         let (start, end) = (self.out_start, self.out_end);
-        match core::str::from_utf8(&self.output[start..end]) {
-            Ok(s) => {
+        match crate::simd::str_from_utf8(&self.output[start..end]) {
+            Some(s) => {
                 self.out_start = end;
                 Ok(s)
             }
-            Err(_) => Err(inside_character()),
+            None => Err(inside_character()),
         }
     }
 

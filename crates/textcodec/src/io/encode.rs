@@ -194,12 +194,16 @@ impl EncodeCore {
         // written in many calls is validated once, not once per call.
         let free = self.out.len() - self.out_end;
         let window = &rest[..rest.len().min(free.max(self.min_free))];
-        let (valid, tail, invalid) = match core::str::from_utf8(window) {
-            Ok(s) => (s, &[][..], false),
-            Err(e) => {
-                let (good, bad) = window.split_at(e.valid_up_to());
-                let good = core::str::from_utf8(good).unwrap_or_default();
-                match e.error_len() {
+        let (valid, tail, invalid) = match crate::simd::valid_prefix(window) {
+            (s, []) => (s, &[][..], false),
+            (good, bad) => {
+                // What follows the valid prefix: a malformed sequence, or a character cut
+                // short (the standard library's validator tells which from its first bytes).
+                let error_len = match core::str::from_utf8(&bad[..bad.len().min(4)]) {
+                    Err(e) => e.error_len(),
+                    Ok(_) => Some(1),
+                };
+                match error_len {
                     Some(_) => (good, &[][..], true),
                     // A character cut by the end of buf is carried; one cut by the window is
                     // left for the next call.

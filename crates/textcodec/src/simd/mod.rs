@@ -319,6 +319,9 @@ pub(crate) mod scalar {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+mod text;
+pub(crate) use text::{ascii_len, str_from_utf8, utf8_valid_up_to, valid_prefix};
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
