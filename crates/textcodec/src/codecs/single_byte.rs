@@ -454,33 +454,58 @@ impl EncodeHandler for SingleByteEncoder {
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         let t = &ENCODE[self.which as usize];
         let n = src.len().min(dst.len());
-        let mut i = 0;
-        // Consecutive ASCII units seen: a long run (markup) is narrowed in bulk, while the
-        // spaces between words of a non-Latin script take no branch of their own.
-        let mut ascii_run = 0;
-        while i < n {
-            let u = src[i] as usize;
+        let (src, dst) = (&src[..n], &mut dst[..n]);
+        // One code unit, or `None` where the handler reports an error.
+        let one = |u: u16| -> Option<u8> {
             if u < 0x800 {
-                let b = t.low[u];
-                if b == 0 && u != 0 {
-                    break;
-                }
-                dst[i] = b;
-                i += 1;
-                ascii_run = if u < 0x80 { ascii_run + 1 } else { 0 };
-                if ascii_run >= 16 {
-                    i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
-                    ascii_run = 0;
+                match t.low[u as usize] {
+                    0 if u != 0 => None,
+                    b => Some(b),
                 }
             } else {
-                match byte_for(t, u as u32) {
-                    // Surrogates are never in the table, so they stop here too.
+                // Surrogates are never in the table, so they stop here too.
+                byte_for(t, u as u32)
+            }
+        };
+        let mut i = 0;
+        while i + 8 <= n {
+            let chunk: &[u16; 8] = src[i..i + 8].try_into().unwrap();
+            let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
+            // All eight through the direct table, checked once: every unit below U+0800 and
+            // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
+            let mut all = 0;
+            let mut min = u8::MAX;
+            for k in 0..8 {
+                let u = chunk[k];
+                all |= u;
+                let b = t.low[(u & 0x7FF) as usize];
+                min = min.min(b);
+                out[k] = b;
+            }
+            if all < 0x80 {
+                // ASCII (markup): narrow in bulk as long as it lasts.
+                i += 8;
+                i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..]);
+                continue;
+            }
+            if all < 0x800 && min != 0 {
+                i += 8;
+                continue;
+            }
+            for &u in chunk {
+                match one(u) {
                     Some(b) => dst[i] = b,
-                    None => break,
+                    None => return (i, i),
                 }
                 i += 1;
-                ascii_run = 0;
             }
+        }
+        while i < n {
+            match one(src[i]) {
+                Some(b) => dst[i] = b,
+                None => break,
+            }
+            i += 1;
         }
         (i, i)
     }
