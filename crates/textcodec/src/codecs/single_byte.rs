@@ -164,29 +164,69 @@ const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
     let mut i = 0;
     let mut o = *pos;
-    // Blocks of 16 bytes while the output has room for the worst case (3 bytes each, and a
-    // 4-byte store for the last).
-    while i + 16 <= src.len() && o + 52 <= dst.len() {
+    // Blocks of 16 bytes while the output has room for an ASCII prefix of up to 15 bytes and
+    // then the worst case of 16 bytes through the table: 3 bytes each and a 4-byte store for
+    // the last, at an offset kept below 64 (84 = 16 + 68).
+    while i + 16 <= src.len() && o + 84 <= dst.len() {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        if u128::from_le_bytes(*block) & ASCII_MASK == 0 {
-            dst[o..o + 16].copy_from_slice(block);
+        let mask = crate::simd::non_ascii_mask16(block);
+        // The whole block is copied: its ASCII prefix is what counts, the rest is written
+        // over below.
+        dst[o..o + 16].copy_from_slice(block);
+        if mask == 0 {
             i += 16;
             o += 16;
+            if i + 32 <= src.len() {
+                let next: &[u8; 32] = src[i..i + 32].try_into().unwrap();
+                let a = u128::from_le_bytes(next[..16].try_into().unwrap());
+                let b = u128::from_le_bytes(next[16..].try_into().unwrap());
+                if (a | b) & ASCII_MASK == 0 {
+                    // A long ASCII run (markup): copy in bulk as long as it lasts.
+                    let k = crate::simd::copy_ascii_to_ascii(&src[i..], &mut dst[o..]);
+                    i += k;
+                    o += k;
+                }
+            }
             continue;
         }
-        let out: &mut [u8; 52] = (&mut dst[o..o + 52]).try_into().unwrap();
-        let mut w = 0;
-        for (k, &b) in block.iter().enumerate() {
-            let e = table[b as usize];
+        // Skip the ASCII prefix: `src[i]` is now the first byte that is not ASCII.
+        let k = mask.trailing_zeros() as usize;
+        i += k;
+        o += k;
+        if (mask >> k) & 2 == 0 || i + 16 > src.len() {
+            // A letter among ASCII (Latin text, or a short word): one lookup, then blocks.
+            let e = table[src[i] as usize];
             if e == 0 {
-                *pos = o + w;
-                return i + k;
+                *pos = o;
+                return i;
             }
-            out[w..w + 4].copy_from_slice(&e.to_le_bytes());
-            w += (e >> 24) as usize;
+            dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
+            o += (e >> 24) as usize;
+            i += 1;
+            continue;
         }
-        i += 16;
-        o += w;
+        // Two letters in a row (a non-Latin script): sixteen bytes at a time through the
+        // table, ASCII spaces and punctuation included, while the text goes on.
+        loop {
+            let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+            let out: &mut [u8; 68] = (&mut dst[o..o + 68]).try_into().unwrap();
+            let mut w = 0;
+            for (k, &b) in block.iter().enumerate() {
+                let e = table[b as usize];
+                if e == 0 {
+                    *pos = o + w;
+                    return i + k;
+                }
+                out[w..w + 4].copy_from_slice(&e.to_le_bytes());
+                // At most 3 * 16 = 48: the mask changes nothing but bounds the offset.
+                w = (w + (e >> 24) as usize) & 63;
+            }
+            i += 16;
+            o += w;
+            if i + 16 > src.len() || o + 68 > dst.len() || (src[i] | src[i + 1]) < 0x80 {
+                break;
+            }
+        }
     }
     while i < src.len() {
         let e = table[src[i] as usize];
@@ -233,8 +273,8 @@ fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -
             }
             continue;
         }
-        if mask.count_ones() > 6 {
-            // Mostly not ASCII (a non-Latin script): every byte through the table.
+        if mask & (mask >> 1) != 0 {
+            // Two letters in a row (a non-Latin script): every byte through the table.
             let mut bad = false;
             for k in 0..16 {
                 let u = table[block[k] as usize];
@@ -414,33 +454,58 @@ impl EncodeHandler for SingleByteEncoder {
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         let t = &ENCODE[self.which as usize];
         let n = src.len().min(dst.len());
-        let mut i = 0;
-        // Consecutive ASCII units seen: a long run (markup) is narrowed in bulk, while the
-        // spaces between words of a non-Latin script take no branch of their own.
-        let mut ascii_run = 0;
-        while i < n {
-            let u = src[i] as usize;
+        let (src, dst) = (&src[..n], &mut dst[..n]);
+        // One code unit, or `None` where the handler reports an error.
+        let one = |u: u16| -> Option<u8> {
             if u < 0x800 {
-                let b = t.low[u];
-                if b == 0 && u != 0 {
-                    break;
-                }
-                dst[i] = b;
-                i += 1;
-                ascii_run = if u < 0x80 { ascii_run + 1 } else { 0 };
-                if ascii_run >= 16 {
-                    i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..n], &mut dst[i..n]);
-                    ascii_run = 0;
+                match t.low[u as usize] {
+                    0 if u != 0 => None,
+                    b => Some(b),
                 }
             } else {
-                match byte_for(t, u as u32) {
-                    // Surrogates are never in the table, so they stop here too.
+                // Surrogates are never in the table, so they stop here too.
+                byte_for(t, u as u32)
+            }
+        };
+        let mut i = 0;
+        while i + 8 <= n {
+            let chunk: &[u16; 8] = src[i..i + 8].try_into().unwrap();
+            let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
+            // All eight through the direct table, checked once: every unit below U+0800 and
+            // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
+            let mut all = 0;
+            let mut min = u8::MAX;
+            for k in 0..8 {
+                let u = chunk[k];
+                all |= u;
+                let b = t.low[(u & 0x7FF) as usize];
+                min = min.min(b);
+                out[k] = b;
+            }
+            if all < 0x80 {
+                // ASCII (markup): narrow in bulk as long as it lasts.
+                i += 8;
+                i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..]);
+                continue;
+            }
+            if all < 0x800 && min != 0 {
+                i += 8;
+                continue;
+            }
+            for &u in chunk {
+                match one(u) {
                     Some(b) => dst[i] = b,
-                    None => break,
+                    None => return (i, i),
                 }
                 i += 1;
-                ascii_run = 0;
             }
+        }
+        while i < n {
+            match one(src[i]) {
+                Some(b) => dst[i] = b,
+                None => break,
+            }
+            i += 1;
         }
         (i, i)
     }

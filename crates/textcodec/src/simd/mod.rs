@@ -210,6 +210,20 @@ pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     mask
 }
 
+/// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
+#[inline(always)]
+pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if level() >= Level::Sse2 {
+        return x86::non_ascii_mask16_sse2(src);
+    }
+    let mut mask = 0;
+    for (k, &b) in src.iter().enumerate() {
+        mask |= ((b >> 7) as u32) << k;
+    }
+    mask
+}
+
 /// The bytes of `units` in native byte order (little-endian on x86-64).
 #[inline(always)]
 pub(crate) fn u16_bytes(units: &[u16]) -> &[u8] {

@@ -11,13 +11,18 @@ fn has_avx2() -> bool {
     detected_level() >= Level::Avx2
 }
 
-/// Copies the ASCII prefix of `src` to `dst` (AVX2); returns its length.
+/// Copies the ASCII prefix of `src` to `dst` (AVX2); returns its length. Bytes of `dst` after
+/// the prefix, within `src.len()`, may be overwritten.
 #[inline]
 pub(crate) fn copy_ascii_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
         return scalar::copy_ascii_to_ascii(src, dst);
     }
-    // SAFETY: AVX2 is present (checked above) and `dst` is at least as long as `src`.
+    if src.len() < 32 {
+        return copy_ascii_sse2(src, dst);
+    }
+    // SAFETY: AVX2 is present (checked above), `src` has at least 32 bytes and `dst` is at
+    // least as long as `src`.
     unsafe { copy_ascii_avx2_impl(src, dst) }
 }
 
@@ -31,24 +36,39 @@ unsafe fn copy_ascii_avx2_impl(src: &[u8], dst: &mut [u8]) -> usize {
         // unaligned loads and stores are used.
         unsafe {
             let v = _mm256_loadu_si256(s.add(i) as *const __m256i);
+            // The whole block is stored: its ASCII prefix is what counts.
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
             let mask = _mm256_movemask_epi8(v) as u32;
             if mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                core::ptr::copy_nonoverlapping(s.add(i), d.add(i), k);
-                return i + k;
+                return i + mask.trailing_zeros() as usize;
             }
-            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
         }
         i += 32;
     }
-    i + scalar::copy_ascii_to_ascii(&src[i..], &mut dst[i..])
+    if i == n {
+        return n;
+    }
+    // The last 32 bytes, overlapping the ASCII already copied (n >= 32, the caller's contract).
+    let j = n - 32;
+    // SAFETY: j + 32 = n <= dst.len(); unaligned load and store.
+    let mask = unsafe {
+        let v = _mm256_loadu_si256(s.add(j) as *const __m256i);
+        _mm256_storeu_si256(d.add(j) as *mut __m256i, v);
+        _mm256_movemask_epi8(v) as u32
+    };
+    if mask != 0 {
+        j + mask.trailing_zeros() as usize
+    } else {
+        n
+    }
 }
 
-/// Copies the ASCII prefix of `src` to `dst` (SSE2); returns its length.
+/// Copies the ASCII prefix of `src` to `dst` (SSE2); returns its length. Bytes of `dst` after
+/// the prefix, within `src.len()`, may be overwritten.
 #[inline]
 pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
-    if dst.len() < n {
+    if dst.len() < n || n < 16 {
         return scalar::copy_ascii_to_ascii(src, dst);
     }
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -58,27 +78,64 @@ pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
         // at i are in bounds of both slices; unaligned loads and stores are used.
         unsafe {
             let v = _mm_loadu_si128(s.add(i) as *const __m128i);
+            _mm_storeu_si128(d.add(i) as *mut __m128i, v);
             let mask = _mm_movemask_epi8(v) as u32;
             if mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                core::ptr::copy_nonoverlapping(s.add(i), d.add(i), k);
-                return i + k;
+                return i + mask.trailing_zeros() as usize;
             }
-            _mm_storeu_si128(d.add(i) as *mut __m128i, v);
         }
         i += 16;
     }
-    i + scalar::copy_ascii_to_ascii(&src[i..], &mut dst[i..])
+    if i == n {
+        return n;
+    }
+    // The last 16 bytes, overlapping the ASCII already copied (n >= 16, checked above).
+    let j = n - 16;
+    // SAFETY: SSE2 is baseline; j + 16 = n <= dst.len(); unaligned load and store.
+    let mask = unsafe {
+        let v = _mm_loadu_si128(s.add(j) as *const __m128i);
+        _mm_storeu_si128(d.add(j) as *mut __m128i, v);
+        _mm_movemask_epi8(v) as u32
+    };
+    if mask != 0 {
+        j + mask.trailing_zeros() as usize
+    } else {
+        n
+    }
 }
 
-/// Widens the ASCII prefix of `src` into `dst` (AVX2); returns its length.
+/// Widens the ASCII prefix of `src` into `dst` (AVX2); returns its length. Units of `dst`
+/// after the prefix, within `src.len()`, may be overwritten.
 #[inline]
 pub(crate) fn widen_ascii_avx2(src: &[u8], dst: &mut [u16]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
         return scalar::copy_ascii_to_utf16(src, dst);
     }
-    // SAFETY: AVX2 is present and `dst` has at least as many units as `src` has bytes.
+    if src.len() < 32 {
+        return widen_ascii_sse2(src, dst);
+    }
+    // SAFETY: AVX2 is present, `src` has at least 32 bytes and `dst` has at least as many
+    // units as `src` has bytes.
     unsafe { widen_ascii_avx2_impl(src, dst) }
+}
+
+/// Widens the 32 bytes at `s` to the 32 units at `d`; returns the mask of bytes at or above
+/// 0x80.
+///
+/// # Safety
+/// AVX2 must be present, the 32 bytes at `s` readable and the 32 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn widen32_avx2(s: *const u8, d: *mut u16) -> u32 {
+    // SAFETY: the caller's contract; unaligned loads and stores.
+    unsafe {
+        let v = _mm256_loadu_si256(s as *const __m256i);
+        let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
+        let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
+        _mm256_storeu_si256(d as *mut __m256i, lo);
+        _mm256_storeu_si256(d.add(16) as *mut __m256i, hi);
+        _mm256_movemask_epi8(v) as u32
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -87,20 +144,27 @@ unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut i = 0;
     while i + 32 <= n {
-        // SAFETY: bytes i..i+32 of src and units i..i+32 of dst are in bounds (n <= dst.len()).
-        unsafe {
-            let v = _mm256_loadu_si256(s.add(i) as *const __m256i);
-            if _mm256_movemask_epi8(v) != 0 {
-                break;
-            }
-            let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
-            let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
-            _mm256_storeu_si256(d.add(i) as *mut __m256i, lo);
-            _mm256_storeu_si256(d.add(i + 16) as *mut __m256i, hi);
+        // The whole block is widened: its ASCII prefix is what counts.
+        // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): in bounds of both.
+        let mask = unsafe { widen32_avx2(s.add(i), d.add(i)) };
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
         }
         i += 32;
     }
-    i + scalar::copy_ascii_to_utf16(&src[i..], &mut dst[i..])
+    if i == n {
+        return n;
+    }
+    // The last 32 bytes, overlapping the ASCII already widened (n >= 32, the caller's
+    // contract).
+    let j = n - 32;
+    // SAFETY: AVX2 is present; j + 32 = n <= dst.len().
+    let mask = unsafe { widen32_avx2(s.add(j), d.add(j)) };
+    if mask != 0 {
+        j + mask.trailing_zeros() as usize
+    } else {
+        n
+    }
 }
 
 /// Widens 16 bytes to 16 units; returns the mask of bytes at or above 0x80 (SSE2).
@@ -120,29 +184,44 @@ pub(crate) fn widen16_sse2(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     }
 }
 
-/// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length.
+/// The mask of the bytes of `src` at or above 0x80 (SSE2).
+#[inline]
+pub(crate) fn non_ascii_mask16_sse2(src: &[u8; 16]) -> u32 {
+    // SAFETY: SSE2 is baseline; `src` is 16 readable bytes; an unaligned load.
+    unsafe { _mm_movemask_epi8(_mm_loadu_si128(src.as_ptr() as *const __m128i)) as u32 }
+}
+
+/// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length. Units of `dst`
+/// after the prefix, within `src.len()`, may be overwritten.
 #[inline]
 pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
     let n = src.len();
-    if dst.len() < n {
+    if dst.len() < n || n < 16 {
         return scalar::copy_ascii_to_utf16(src, dst);
     }
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut i = 0;
     while i + 16 <= n {
-        // SAFETY: SSE2 is baseline; bytes i..i+16 of src and units i..i+16 of dst are in bounds.
-        unsafe {
-            let v = _mm_loadu_si128(s.add(i) as *const __m128i);
-            if _mm_movemask_epi8(v) != 0 {
-                break;
-            }
-            let z = _mm_setzero_si128();
-            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_unpacklo_epi8(v, z));
-            _mm_storeu_si128(d.add(i + 8) as *mut __m128i, _mm_unpackhi_epi8(v, z));
+        let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+        let mask = widen16_sse2(block, out);
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
         }
         i += 16;
     }
-    i + scalar::copy_ascii_to_utf16(&src[i..], &mut dst[i..])
+    if i == n {
+        return n;
+    }
+    // The last 16 bytes, overlapping the ASCII already widened (n >= 16, checked above).
+    let j = n - 16;
+    let block: &[u8; 16] = src[j..].try_into().unwrap();
+    let out: &mut [u16; 16] = (&mut dst[j..n]).try_into().unwrap();
+    let mask = widen16_sse2(block, out);
+    if mask != 0 {
+        j + mask.trailing_zeros() as usize
+    } else {
+        n
+    }
 }
 
 /// Narrows the prefix of `src` below U+0080 into `dst` (SSE2); returns its length.
