@@ -38,6 +38,8 @@ def category(group):
     """(sort key, title) of a workload `direction/input/encoding`."""
     direction, inp, enc = group.split("/", 2)
     d = DIRECTIONS.index(direction) if direction in DIRECTIONS else 9
+    if direction.startswith("hook_"):
+        return (70, "Hooks: decode / encode a whole .txt file (new String or Vec)")
     if inp == "short":
         return (60, "Short strings (16-64 bytes, a new decoder or encoder each)")
     if inp.startswith("ascii"):

@@ -595,6 +595,41 @@ impl Bench<'_> {
         g.finish();
     }
 
+    /// The one-call hooks ("decode", "encode") on a whole input: allocation of the result
+    /// included, as most users call them. `name` may be UTF-8 (then "decode" validates and
+    /// borrows, and "encode" is not measured: both only borrow).
+    fn hooks(&mut self, input: &str, name: &str, text: &str) {
+        if FAST {
+            return;
+        }
+        let (tc, er) = encodings(name);
+        let bytes = er.encode(text).0.into_owned();
+        let what = format!("hook_decode/{input}/{name}");
+        let (want, _, _) = er.decode(&bytes);
+        let (got, _, _) = textcodec::decode(&bytes, tc);
+        if check_same(&what, got.as_bytes(), want.as_bytes()) {
+            let mut g = self.group(&what, bytes.len());
+            g.bench_function(TC, |b| {
+                b.iter(|| textcodec::decode(black_box(&bytes), tc).0.len())
+            });
+            g.bench_function(ER, |b| b.iter(|| er.decode(black_box(&bytes)).0.len()));
+            g.finish();
+        }
+        if name == "UTF-8" {
+            return;
+        }
+        let what = format!("hook_encode/{input}/{name}");
+        let got = textcodec::encode(text, tc).0;
+        if check_same(&what, &got, &bytes) {
+            let mut g = self.group(&what, text.len());
+            g.bench_function(TC, |b| {
+                b.iter(|| textcodec::encode(black_box(text), tc).0.len())
+            });
+            g.bench_function(ER, |b| b.iter(|| er.encode(black_box(text)).0.len()));
+            g.finish();
+        }
+    }
+
     /// The Unicode workloads of one input: UTF-8 to UTF-8 and to UTF-16, UTF-16 (in
     /// memory) to UTF-8, UTF-16LE and UTF-16BE bytes to UTF-8.
     fn unicode(&mut self, input: &str, texts: &[String]) {
@@ -642,6 +677,11 @@ fn all(c: &mut Criterion) {
                 b.legacy(&input, name, &texts);
             }
             b.unicode(&input, &texts);
+            if kind == "txt" {
+                for name in legacy.iter().chain(&["UTF-8"]) {
+                    b.hooks(&input, name, &texts[0]);
+                }
+            }
         }
     }
 

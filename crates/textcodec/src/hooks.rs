@@ -23,11 +23,8 @@ fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (S
     (out, p.replaced)
 }
 
-/// Whether `encoding`'s decoder maps all of `bytes` (all ASCII) to the same text.
-fn decodes_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
-    if encoding == UTF_8 {
-        return crate::simd::utf8_valid_up_to(bytes) == bytes.len();
-    }
+/// Whether all of `bytes` is ASCII that `encoding`'s decoder maps to itself.
+fn ascii_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
     // Every ASCII-compatible decoder maps ASCII bytes to themselves.
     if !encoding.is_ascii_compatible() || crate::simd::ascii_len(bytes) != bytes.len() {
         return false;
@@ -37,6 +34,15 @@ fn decodes_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
         return !bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B));
     }
     true
+}
+
+/// `bytes` as text, if `encoding`'s decoder maps them to themselves (valid UTF-8 for UTF-8;
+/// ASCII it decodes to itself for the others).
+fn decodes_to_itself<'a>(encoding: &'static Encoding, bytes: &'a [u8]) -> Option<&'a str> {
+    if encoding == UTF_8 || ascii_to_itself(encoding, bytes) {
+        return crate::simd::str_from_utf8(bytes);
+    }
+    None
 }
 
 /// "decode": BOM sniffing, then `fallback`'s decoder (or the BOM's) in replacement mode.
@@ -57,8 +63,7 @@ pub fn decode<'a>(
 ) -> (Cow<'a, str>, &'static Encoding, bool) {
     let (encoding, skip) = Encoding::for_bom(bytes).unwrap_or((fallback, 0));
     let rest = &bytes[skip..];
-    if decodes_to_itself(encoding, rest) {
-        let text = crate::simd::str_from_utf8(rest).expect("checked");
+    if let Some(text) = decodes_to_itself(encoding, rest) {
         return (Cow::Borrowed(text), encoding, false);
     }
     let (text, replaced) = decode_all(rest, encoding, BomHandling::Keep);
@@ -134,7 +139,7 @@ fn encode_all(
 
 /// Whether `encoding`'s encoder maps `text` to its own bytes.
 fn encodes_to_itself(encoding: &'static Encoding, text: &str) -> bool {
-    encoding == UTF_8 || decodes_to_itself(encoding, text.as_bytes())
+    encoding == UTF_8 || ascii_to_itself(encoding, text.as_bytes())
 }
 
 /// "encode" (the legacy hook for HTML forms), with "get an output encoding" applied first:

@@ -194,6 +194,16 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     scalar::copy_valid_utf8(src, dst)
 }
 
+/// The length of the longest prefix of `src` that is complete, valid UTF-8.
+#[inline]
+pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 64 && level() == Level::Avx2 {
+        return x86::valid_utf8_prefix_avx2(src);
+    }
+    scalar::valid_utf8_prefix(src)
+}
+
 /// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
 /// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
 #[inline(always)]
@@ -334,7 +344,7 @@ pub(crate) mod scalar {
 pub(crate) mod x86;
 
 mod text;
-pub(crate) use text::{ascii_len, str_from_utf8, utf8_valid_up_to, valid_prefix};
+pub(crate) use text::{ascii_len, str_from_utf8, valid_prefix};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {

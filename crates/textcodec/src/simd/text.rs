@@ -6,8 +6,8 @@
 //! more than the decoding itself (callgrind, ru.txt windows-1251 through `decode`: 4.9M
 //! instructions in `from_utf8` against 1.8M in the decoder).
 
-/// The kernels copy as they check; these scans hand them a small scratch buffer that stays in
-/// L1, so a scan costs the check and a cache-resident store.
+/// The ASCII kernels copy as they check; the scan hands them a small scratch buffer that
+/// stays in L1, so it costs the check and a cache-resident store.
 const SCRATCH: usize = 4096;
 
 /// The length of the longest prefix of `src` that is ASCII.
@@ -25,34 +25,11 @@ pub(crate) fn ascii_len(src: &[u8]) -> usize {
     done
 }
 
-/// The length of the longest prefix of `src` that is complete, valid UTF-8 (the spec's UTF-8
-/// decoder reads it without error and it ends at a character boundary).
-pub(crate) fn utf8_valid_up_to(src: &[u8]) -> usize {
-    let mut scratch = [0u8; SCRATCH];
-    let mut done = 0;
-    while done < src.len() {
-        let end = src.len().min(done + SCRATCH);
-        let chunk = &src[done..end];
-        let n = super::copy_valid_utf8(chunk, &mut scratch);
-        done += n;
-        // A chunk may end inside a character: the next one starts at that character. A
-        // chunk that stops earlier than its last three bytes, or makes no progress, stopped
-        // at an error (no character is longer than four bytes).
-        if n == chunk.len() {
-            continue;
-        }
-        if end == src.len() || n == 0 || chunk.len() - n > 3 {
-            break;
-        }
-    }
-    done
-}
-
 /// `src` split into its longest valid UTF-8 prefix, as a `str`, and the rest.
 pub(crate) fn valid_prefix(src: &[u8]) -> (&str, &[u8]) {
-    let (good, rest) = src.split_at(utf8_valid_up_to(src));
+    let (good, rest) = src.split_at(super::valid_utf8_prefix(src));
     debug_assert!(core::str::from_utf8(good).is_ok());
-    // SAFETY: `utf8_valid_up_to` found all of `good` to be valid UTF-8 (the dispatched
+    // SAFETY: `valid_utf8_prefix` found all of `good` to be valid UTF-8 (the dispatched
     // validator is checked against `core::str::from_utf8` at every level by the tests).
     (unsafe { core::str::from_utf8_unchecked(good) }, rest)
 }
@@ -121,7 +98,11 @@ mod tests {
                     Ok(_) => case.len(),
                     Err(e) => e.valid_up_to(),
                 };
-                assert_eq!(utf8_valid_up_to(&case), want, "{level:?} {case:?}");
+                assert_eq!(
+                    crate::simd::valid_utf8_prefix(&case),
+                    want,
+                    "{level:?} {case:?}"
+                );
                 assert_eq!(str_from_utf8(&case).is_some(), want == case.len());
                 let (good, rest) = valid_prefix(&case);
                 assert_eq!((good.as_bytes(), rest), case.split_at(want));

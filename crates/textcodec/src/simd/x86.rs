@@ -290,9 +290,28 @@ pub(crate) fn copy_valid_utf8_avx2(src: &[u8], dst: &mut [u8]) -> usize {
         return scalar::copy_valid_utf8(src, dst);
     }
     // SAFETY: AVX2 is present and `dst` is at least as long as `src`.
-    let checked = unsafe { validate_blocks_avx2(src, dst) };
-    // Everything before `checked` is valid except, possibly, an incomplete last character:
-    // restart at the last character boundary.
+    let checked = unsafe { validate_blocks_avx2::<true>(src, dst) };
+    let b = last_boundary(src, checked);
+    b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
+}
+
+/// The length of the longest prefix of `src` that is complete, valid UTF-8 (AVX2), checked as
+/// [`copy_valid_utf8_avx2`] checks it, without the copy.
+#[inline]
+pub(crate) fn valid_utf8_prefix_avx2(src: &[u8]) -> usize {
+    if !has_avx2() {
+        return scalar::valid_utf8_prefix(src);
+    }
+    // SAFETY: AVX2 is present; without COPY nothing is written to the empty `dst`.
+    let checked = unsafe { validate_blocks_avx2::<false>(src, &mut []) };
+    let b = last_boundary(src, checked);
+    b + scalar::valid_utf8_prefix(&src[b..])
+}
+
+/// Everything before `checked` is valid except, possibly, an incomplete last character: the
+/// position of that character's first byte, where exact checking restarts.
+#[inline]
+fn last_boundary(src: &[u8], checked: usize) -> usize {
     let mut b = checked;
     for j in (checked.saturating_sub(4)..checked).rev() {
         if src[j] & 0xC0 != 0x80 {
@@ -302,7 +321,7 @@ pub(crate) fn copy_valid_utf8_avx2(src: &[u8], dst: &mut [u8]) -> usize {
             break;
         }
     }
-    b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
+    b
 }
 
 const TOO_SHORT: u8 = 1 << 0;
@@ -429,9 +448,13 @@ const INCOMPLETE_MAX: [u8; 32] = {
     max
 };
 
-/// Validates and copies whole 32-byte blocks; returns the length of the blocks that passed.
+/// Validates whole 32-byte blocks, copying them to `dst` if `COPY`; returns the length of the
+/// blocks that passed.
+///
+/// # Safety
+/// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
 #[target_feature(enable = "avx2")]
-unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
+unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
@@ -442,8 +465,8 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     let mut i = 0;
     // 64 bytes at a time: one test for ASCII, one for errors.
     while i + 64 <= n {
-        // SAFETY: i + 64 <= n = src.len() <= dst.len() (the caller's contract): the 64 bytes at
-        // i are in bounds of both; unaligned loads.
+        // SAFETY: i + 64 <= n = src.len(), and with COPY n <= dst.len() (the caller's
+        // contract): the 64 bytes at i are in bounds of src (and of dst); unaligned loads.
         let (a, b) = unsafe {
             (
                 _mm256_loadu_si256(s.add(i) as *const __m256i),
@@ -465,17 +488,20 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
         }
         // Non-zero where the chunk ends inside a multi-byte sequence.
         prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
-        // SAFETY: as for the loads.
-        unsafe {
-            _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
-            _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+        if COPY {
+            // SAFETY: as for the loads.
+            unsafe {
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+            }
         }
         prev_input = b;
         i += 64;
     }
     while i + 32 <= n {
-        // SAFETY: i + 32 <= n = src.len() <= dst.len() (the caller's contract): the 32 bytes at
-        // i are in bounds of both; unaligned loads and stores.
+        // SAFETY: i + 32 <= n = src.len(), and with COPY n <= dst.len() (the caller's
+        // contract): the 32 bytes at i are in bounds of src (and of dst); unaligned loads and
+        // stores.
         let input = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
         if _mm256_movemask_epi8(input) == 0 {
             if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
@@ -490,8 +516,10 @@ unsafe fn validate_blocks_avx2(src: &[u8], dst: &mut [u8]) -> usize {
             // Non-zero where the block ends inside a multi-byte sequence.
             prev_incomplete = _mm256_subs_epu8(input, incomplete_max);
         }
-        // SAFETY: as for the load above.
-        unsafe { _mm256_storeu_si256(d.add(i) as *mut __m256i, input) };
+        if COPY {
+            // SAFETY: as for the load above.
+            unsafe { _mm256_storeu_si256(d.add(i) as *mut __m256i, input) };
+        }
         prev_input = input;
         i += 32;
     }
