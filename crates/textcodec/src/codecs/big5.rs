@@ -1,6 +1,8 @@
 //! Big5 ("Big5 decoder", "Big5 encoder").
 
-use super::gb18030::{encode_fast, run_out, FastPath, Out, Utf16In, Utf8In};
+use super::gb18030::{
+    encode_fast, run_out, utf8_pair_entry, FastPath, Out, Utf16In, Utf8In, Utf8Pairs,
+};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
@@ -120,6 +122,12 @@ impl FastPath for Big5Fast {
         let len = src.len();
         let mut i = 0;
         while i < len {
+            // Runs of ASCII and two-byte sequences (direct UTF-8 output).
+            let j = out.pairs(src, i, &PAIRS_UTF8, None);
+            if j != i {
+                i = j;
+                continue;
+            }
             let b = src[i];
             let lead = b.wrapping_sub(0x81);
             if lead < 0x7E && i + 1 < len {
@@ -177,6 +185,25 @@ static TRAIL_INDEX: [u8; 256] = {
         b += 1;
     }
     t
+};
+
+/// Steps 5 and 3.1 to 3.8 pre-encoded in UTF-8 for every leading and trailing byte
+/// ([`Utf8Pairs`]): the index Big5 code point of the pointer, where it is in the BMP.
+static PAIRS_UTF8: Utf8Pairs = {
+    let mut out = [0u32; 0x8000];
+    let mut lead = 0x81;
+    while lead <= 0xFE {
+        let mut b = 0;
+        while b < 256 {
+            if TRAIL_INDEX[b] != NO_TRAIL {
+                let pointer = (lead - 0x81) * 157 + TRAIL_INDEX[b] as usize;
+                out[(lead - 0x80) * 256 + b] = utf8_pair_entry(BIG5_DECODE[pointer]);
+            }
+            b += 1;
+        }
+        lead += 1;
+    }
+    out
 };
 
 /// "index Big5 pointer" for `code_point` (the tables apply the rule: HKSCS pointers excluded,
@@ -238,6 +265,11 @@ impl EncodeHandler for Big5Encoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_run_matches_the_handler() {
+        super::super::gb18030::check_utf8_run::<Big5Decoder>(&PAIRS_UTF8);
+    }
 
     #[test]
     fn table_assumptions_of_the_fast_path() {

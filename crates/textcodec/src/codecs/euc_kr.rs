@@ -1,6 +1,7 @@
 //! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
+use super::gb18030::{utf8_pair_entry, utf8_run, Utf8Pairs};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
@@ -24,6 +25,25 @@ fn decode_pair(leading: u8, byte: u8) -> Option<u32> {
     // 3.5-3.6. The index code point for pointer in index EUC-KR, if non-null.
     index_code_point(&EUC_KR_DECODE, pointer)
 }
+
+/// Steps 5 and 3.1 to 3.6 pre-encoded in UTF-8 for every leading and trailing byte
+/// ([`Utf8Pairs`]).
+static PAIRS_UTF8: Utf8Pairs = {
+    let mut out = [0u32; 0x8000];
+    let mut leading = 0x81;
+    while leading <= 0xFE {
+        let mut byte = 0x41;
+        while byte <= 0xFE {
+            let pointer = (leading - 0x81) * 190 + (byte - 0x41);
+            if pointer < EUC_KR_DECODE.len() {
+                out[(leading - 0x80) * 256 + byte] = utf8_pair_entry(EUC_KR_DECODE[pointer] as u32);
+            }
+            byte += 1;
+        }
+        leading += 1;
+    }
+    out
+};
 
 impl DecodeHandler for EucKrDecoder {
     // "EUC-KR decoder" handler (steps 3 to 6; steps 1 and 2 are `end`).
@@ -77,8 +97,15 @@ impl DecodeHandler for EucKrDecoder {
         if self.leading != 0 {
             return 0;
         }
-        // Steps 4, then 5 and 3 with a code point.
-        run_multi(src, sink, |src, i| {
+        // Direct UTF-8 output: steps 4, and 5 then 3 with a code point, by table.
+        let mut i = 0;
+        if let Some((dst, pos)) = sink.utf8_parts() {
+            let w;
+            (i, w) = utf8_run(src, 0, dst, *pos, &PAIRS_UTF8);
+            *pos = w;
+        }
+        // Steps 4, then 5 and 3 with a code point (what is left: near the end of the room).
+        i + run_multi(&src[i..], sink, |src, i| {
             let b = src[i];
             if !(0x81..=0xFE).contains(&b) {
                 return None;
@@ -127,5 +154,15 @@ impl EncodeHandler for EucKrEncoder {
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         run_utf16_with(src, dst, euc_kr_map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_run_matches_the_handler() {
+        super::super::gb18030::check_utf8_run::<EucKrDecoder>(&PAIRS_UTF8);
     }
 }

@@ -205,6 +205,12 @@ impl FastPath for Gb18030Fast {
         let len = src.len();
         let mut i = 0;
         while i < len {
+            // Runs of ASCII and two-byte sequences (direct UTF-8 or UTF-16 output).
+            let j = out.pairs(src, i, &PAIRS_UTF8, Some(&PAIRS));
+            if j != i {
+                i = j;
+                continue;
+            }
             let b = src[i];
             let lead = b.wrapping_sub(0x81);
             if lead < 0x7E && i + 1 < len {
@@ -269,16 +275,16 @@ static TRAIL_INDEX: [u8; 256] = {
     t
 };
 
-/// The index gb18030 code point of every two-byte sequence, by leading byte - 0x81 and
-/// trailing byte (0: null, or not a trailing byte).
-static PAIRS: [[u16; 256]; 0xFE - 0x81 + 1] = {
-    let mut out = [[0u16; 256]; 0xFE - 0x81 + 1];
+/// The index gb18030 code point of every two-byte sequence ([`Utf16Pairs`]; 0: null, or not
+/// a trailing byte).
+static PAIRS: Utf16Pairs = {
+    let mut out = [0u16; 0x8000];
     let mut lead = 0;
-    while lead < out.len() {
+    while lead < 0xFE - 0x81 + 1 {
         let mut b = 0;
         while b < 256 {
             if TRAIL_INDEX[b] != NO_TRAIL {
-                out[lead][b] = GB18030_DECODE[lead * 190 + TRAIL_INDEX[b] as usize];
+                out[(lead + 1) * 256 + b] = GB18030_DECODE[lead * 190 + TRAIL_INDEX[b] as usize];
             }
             b += 1;
         }
@@ -308,7 +314,7 @@ pub(crate) trait Out {
     /// only after `room4()`.
     #[inline(always)]
     fn push_gb_pair(&mut self, lead: usize, trail: usize) -> bool {
-        match PAIRS[lead][trail] {
+        match PAIRS[(lead + 1) * 256 + trail] {
             0 => false,
             cp => {
                 self.push_bmp(cp);
@@ -316,33 +322,192 @@ pub(crate) trait Out {
             }
         }
     }
+    /// Direct UTF-8 or UTF-16 output only: decodes the ASCII bytes and the two-byte
+    /// sequences with a non-zero entry in `t8` (see [`Utf8Pairs`]) or `t16` (see
+    /// [`Utf16Pairs`]; `None`: no two-byte sequences) at `src[i..]`, as far as they go and
+    /// there is room; returns the new `i`. The other outputs return `i` (the caller's general
+    /// step then follows).
+    #[inline(always)]
+    fn pairs(&mut self, src: &[u8], i: usize, t8: &Utf8Pairs, t16: Option<&Utf16Pairs>) -> usize {
+        let _ = (src, t8, t16);
+        i
+    }
 }
 
-/// [`PAIRS`] pre-encoded in UTF-8: the bytes in the low three bytes (little-endian) and
-/// their length in the high byte; 0 for null.
-static PAIRS_UTF8: [[u32; 256]; 0xFE - 0x81 + 1] = {
-    let mut out = [[0u32; 256]; 0xFE - 0x81 + 1];
+/// A two-byte decode table pre-encoded in UTF-8, indexed by (leading byte − 0x80) × 256 +
+/// trailing byte: the UTF-8 bytes of a non-ASCII BMP code point in the low three bytes
+/// (little-endian) and their length (2 or 3) in the top two bits; 0 for anything else
+/// (null, not a leading or trailing byte, a supplementary code point, a pair of code
+/// points: all left to the general path). 128 KiB.
+pub(crate) type Utf8Pairs = [u32; 0x8000];
+
+/// The [`Utf8Pairs`] entry for `cp` (0 for a code point the table leaves to the general
+/// path).
+pub(crate) const fn utf8_pair_entry(cp: u32) -> u32 {
+    if cp < 0x80 || cp >= 0x10000 {
+        0
+    } else if cp < 0x800 {
+        (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 30
+    } else {
+        (0xE0 | cp >> 12) | (0x80 | ((cp >> 6) & 0x3F)) << 8 | (0x80 | (cp & 0x3F)) << 16 | 3 << 30
+    }
+}
+
+/// Steps 8 and 5.2 to 5.8 ([`PAIRS`]) pre-encoded in UTF-8 ([`Utf8Pairs`]).
+static PAIRS_UTF8: Utf8Pairs = {
+    let mut out = [0u32; 0x8000];
     let mut lead = 0;
-    while lead < out.len() {
-        let mut b = 0;
-        while b < 256 {
-            let cp = PAIRS[lead][b] as u32;
-            out[lead][b] = if cp == 0 {
-                0
-            } else if cp < 0x800 {
-                (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
-            } else {
-                (0xE0 | cp >> 12)
-                    | (0x80 | ((cp >> 6) & 0x3F)) << 8
-                    | (0x80 | (cp & 0x3F)) << 16
-                    | 3 << 24
-            };
-            b += 1;
-        }
+    while lead < 0x8000 {
+        out[lead] = utf8_pair_entry(PAIRS[lead] as u32);
         lead += 1;
     }
     out
 };
+
+/// The index code points of a decoder's two-byte sequences, indexed as [`Utf8Pairs`]: a
+/// non-ASCII BMP code point, or 0 for anything else. 64 KiB.
+pub(crate) type Utf16Pairs = [u16; 0x8000];
+
+/// The loop of [`Out::pairs`] for direct UTF-16 output at `dst[w..]`; returns the new `i`
+/// and `w`. As [`utf8_run`].
+#[inline(never)]
+pub(crate) fn utf16_run(
+    src: &[u8],
+    mut i: usize,
+    dst: &mut [u16],
+    mut w: usize,
+    table: &Utf16Pairs,
+) -> (usize, usize) {
+    while let (Some(s), Some(d)) = (
+        src.get(i..).and_then(|s| s.first_chunk::<16>()),
+        dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<8>()),
+    ) {
+        let mut p = 0;
+        let mut k = 0;
+        while k < 8 {
+            let v = u16::from_be_bytes([s[p], s[p + 1]]);
+            if v < 0x8000 {
+                d[k] = v >> 8;
+                p += 1;
+            } else {
+                let c = table[(v - 0x8000) as usize];
+                if c == 0 {
+                    break;
+                }
+                d[k] = c;
+                p += 2;
+            }
+            k += 1;
+        }
+        i += p;
+        w += k;
+        if k < 8 {
+            return (i, w);
+        }
+        if p == 8 {
+            // Eight ASCII bytes: the rest of the run in bulk.
+            let n = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[w..]);
+            i += n;
+            w += n;
+        }
+    }
+    // The same one step at a time (near the end of the input or of the room).
+    while let (Some(&b), Some(d)) = (src.get(i), dst.get_mut(w)) {
+        if b < 0x80 {
+            *d = b as u16;
+            w += 1;
+            i += 1;
+            continue;
+        }
+        let Some(&next) = src.get(i + 1) else {
+            break;
+        };
+        let c = table[(u16::from_be_bytes([b, next]) - 0x8000) as usize];
+        if c == 0 {
+            break;
+        }
+        *d = c;
+        w += 1;
+        i += 2;
+    }
+    (i, w)
+}
+
+/// The loop of [`Out::pairs`] for direct UTF-8 output at `dst[w..]`; returns the new
+/// `i` and `w`. Not inlined: in a function of its own the loop keeps everything in
+/// registers.
+#[inline(never)]
+pub(crate) fn utf8_run(
+    src: &[u8],
+    mut i: usize,
+    dst: &mut [u8],
+    mut w: usize,
+    table: &Utf8Pairs,
+) -> (usize, usize) {
+    // Eight steps (an ASCII byte or a two-byte sequence) at a time while there are 16 bytes
+    // of input and room for eight steps, with one bounds check per eight. A two-byte
+    // sequence is one load and one 4-byte store (the fourth byte is overwritten next, or is
+    // beyond what is reported written).
+    while let (Some(s), Some(d)) = (
+        src.get(i..).and_then(|s| s.first_chunk::<16>()),
+        dst.get_mut(w..)
+            .and_then(|d| d.first_chunk_mut::<{ 7 * 3 + 4 }>()),
+    ) {
+        let (mut p, mut o) = (0, 0);
+        let mut k = 0;
+        while k < 8 {
+            let v = u16::from_be_bytes([s[p], s[p + 1]]);
+            if v < 0x8000 {
+                d[o] = (v >> 8) as u8;
+                o += 1;
+                p += 1;
+            } else {
+                let e = table[(v - 0x8000) as usize];
+                if e == 0 {
+                    break;
+                }
+                d[o..o + 4].copy_from_slice(&e.to_le_bytes());
+                o += (e >> 30) as usize;
+                p += 2;
+            }
+            k += 1;
+        }
+        i += p;
+        w += o;
+        if k < 8 {
+            return (i, w);
+        }
+        if p == 8 {
+            // Eight ASCII bytes: the rest of the run in bulk.
+            let n = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[w..]);
+            i += n;
+            w += n;
+        }
+    }
+    // The same one step at a time (near the end of the input or of the room).
+    while let (Some(&b), Some(d)) = (
+        src.get(i),
+        dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()),
+    ) {
+        if b < 0x80 {
+            d[0] = b;
+            w += 1;
+            i += 1;
+            continue;
+        }
+        let Some(&next) = src.get(i + 1) else {
+            break;
+        };
+        let e = table[(u16::from_be_bytes([b, next]) - 0x8000) as usize];
+        if e == 0 {
+            break;
+        }
+        *d = e.to_le_bytes();
+        w += (e >> 30) as usize;
+        i += 2;
+    }
+    (i, w)
+}
 
 /// Direct UTF-8 output.
 pub(crate) struct Utf8Out<'a> {
@@ -356,14 +521,20 @@ impl Out for Utf8Out<'_> {
         self.dst.len() - self.w >= 4
     }
     #[inline(always)]
+    fn pairs(&mut self, src: &[u8], i: usize, t8: &Utf8Pairs, _: Option<&Utf16Pairs>) -> usize {
+        let (i, w) = utf8_run(src, i, self.dst, self.w, t8);
+        self.w = w;
+        i
+    }
+    #[inline(always)]
     fn push_gb_pair(&mut self, lead: usize, trail: usize) -> bool {
-        let e = PAIRS_UTF8[lead][trail];
+        let e = PAIRS_UTF8[(lead + 1) * 256 + trail];
         if e == 0 {
             return false;
         }
         // One 4-byte store (room4() was checked); the fourth byte is overwritten next.
         self.dst[self.w..self.w + 4].copy_from_slice(&e.to_le_bytes());
-        self.w += (e >> 24) as usize;
+        self.w += (e >> 30) as usize;
         true
     }
     #[inline(always)]
@@ -439,6 +610,15 @@ impl Out for Utf16Out<'_> {
     #[inline(always)]
     fn room4(&self) -> bool {
         self.dst.len() - self.w >= 2
+    }
+    #[inline(always)]
+    fn pairs(&mut self, src: &[u8], i: usize, _: &Utf8Pairs, t16: Option<&Utf16Pairs>) -> usize {
+        let Some(table) = t16 else {
+            return i;
+        };
+        let (i, w) = utf16_run(src, i, self.dst, self.w, table);
+        self.w = w;
+        i
     }
     #[inline(always)]
     fn push_bmp(&mut self, cp: u16) {
@@ -793,9 +973,98 @@ pub(crate) fn decode_utf16_at(s: &[u16], i: usize) -> Option<(u32, usize)> {
     }
 }
 
+/// Checks `utf8_run` with `table` against decoder handler `H` byte by byte: every non-zero
+/// table entry, and runs over long mixed inputs (ASCII, table sequences, other bytes) at
+/// every output room.
+#[cfg(test)]
+pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
+    fn utf8(cp: u32) -> std::vec::Vec<u8> {
+        let mut b = [0u8; 4];
+        char::from_u32(cp)
+            .unwrap()
+            .encode_utf8(&mut b)
+            .as_bytes()
+            .to_vec()
+    }
+    // The handler's output for `src` from the initial state, if it is only code points and
+    // ends in the initial state.
+    fn reference<H: DecodeHandler + Default>(src: &[u8]) -> Option<std::vec::Vec<u8>> {
+        let mut h = H::default();
+        let mut out = std::vec::Vec::new();
+        for &b in src {
+            match h.handle(b) {
+                Step::Continue => {}
+                Step::Emit(cp) => out.extend(utf8(cp)),
+                _ => return None,
+            }
+        }
+        (h.held() == 0).then_some(out)
+    }
+    let mut valid = std::vec::Vec::new();
+    for (index, &e) in table.iter().enumerate() {
+        let pair = [(index >> 8) as u8 + 0x80, index as u8];
+        if e != 0 {
+            let len = (e >> 30) as usize;
+            assert_eq!(
+                reference::<H>(&pair).as_deref(),
+                Some(&e.to_le_bytes()[..len]),
+                "{pair:02X?}"
+            );
+            valid.push(pair);
+        }
+    }
+    assert!(valid.len() > 5_000);
+    // A small deterministic generator (xorshift).
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..4000 {
+        let mut src = std::vec::Vec::new();
+        let n = 1 + (next() % 60) as usize;
+        for _ in 0..n {
+            match next() % 16 {
+                0..=2 => src.push((next() % 0x80) as u8),
+                3 => src.extend(std::iter::repeat(b'a').take((next() % 40) as usize)),
+                4 if round % 4 == 0 => src.push(next() as u8),
+                _ => src.extend(valid[(next() % valid.len() as u64) as usize]),
+            }
+        }
+        let mut full = std::vec![0u8; src.len() * 3 + 8];
+        let (i, w) = utf8_run(&src, 0, &mut full, 0, table);
+        assert_eq!(
+            reference::<H>(&src[..i]).as_deref(),
+            Some(&full[..w]),
+            "{src:02X?}"
+        );
+        if round % 4 != 0 {
+            // Only ASCII and table sequences: all of it is read.
+            assert_eq!(i, src.len(), "{src:02X?}");
+        }
+        // Less room: a prefix of the same, stopping only for want of room.
+        for room in 0..w.min(40) {
+            let mut dst = std::vec![0u8; room];
+            let (i2, w2) = utf8_run(&src, 0, &mut dst, 0, table);
+            assert!(
+                i2 <= i && w2 <= room && dst[..w2] == full[..w2],
+                "{src:02X?} {room}"
+            );
+            assert!(w2 + 4 > room, "{src:02X?} {room}: stopped early");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_run_matches_the_handler() {
+        check_utf8_run::<Gb18030Decoder>(&PAIRS_UTF8);
+    }
 
     #[test]
     fn table_assumptions_of_the_fast_paths() {

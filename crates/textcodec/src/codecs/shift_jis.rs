@@ -1,6 +1,7 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
+use super::gb18030::{utf16_run, utf8_pair_entry, utf8_run, Utf16Pairs, Utf8Pairs};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
@@ -34,10 +35,10 @@ fn decode_pair(leading: u8, byte: u8) -> Option<u32> {
     index_code_point(&JIS0208_DECODE, pointer)
 }
 
-/// `decode_pair` for every leading byte 0x81..=0xFC and every byte, precomputed: the code
-/// point, or 0 for null. The fast path's single lookup.
-static PAIRS: [[u16; 256]; 0xFC - 0x81 + 1] = {
-    let mut out = [[0u16; 256]; 0xFC - 0x81 + 1];
+/// `decode_pair` for every leading byte 0x81..=0xFC and every byte, precomputed
+/// ([`Utf16Pairs`]): the code point, or 0 for null. The fast paths' single lookup.
+static PAIRS: Utf16Pairs = {
+    let mut out = [0u16; 0x8000];
     let mut leading = 0x81;
     while leading <= 0xFC {
         if leading <= 0x9F || leading >= 0xE0 {
@@ -47,7 +48,7 @@ static PAIRS: [[u16; 256]; 0xFC - 0x81 + 1] = {
                 let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
                 if (byte >= 0x40 && byte <= 0x7E) || (byte >= 0x80 && byte <= 0xFC) {
                     let pointer = (leading - leading_offset) * 188 + byte - offset;
-                    out[leading - 0x81][byte] = if pointer >= 8836 && pointer <= 10715 {
+                    out[(leading - 0x80) * 256 + byte] = if pointer >= 8836 && pointer <= 10715 {
                         (0xE000 - 8836 + pointer) as u16
                     } else if pointer < JIS0208_DECODE.len() {
                         JIS0208_DECODE[pointer]
@@ -59,6 +60,17 @@ static PAIRS: [[u16; 256]; 0xFC - 0x81 + 1] = {
             }
         }
         leading += 1;
+    }
+    out
+};
+
+/// [`PAIRS`] pre-encoded in UTF-8 ([`Utf8Pairs`]).
+static PAIRS_UTF8: Utf8Pairs = {
+    let mut out = [0u32; 0x8000];
+    let mut i = 0;
+    while i < 0x8000 {
+        out[i] = utf8_pair_entry(PAIRS[i] as u32);
+        i += 1;
     }
     out
 };
@@ -119,12 +131,53 @@ impl DecodeHandler for ShiftJisDecoder {
         if self.leading != 0 {
             return 0;
         }
-        run_multi(src, sink, |src, i| {
+        // Direct UTF-8 output: runs of steps 4 (ASCII), and 6 then 3 with a code point, by
+        // table; and steps 4 (0x80) and 5 between them.
+        let mut i = 0;
+        if let Some((dst, pos)) = sink.utf8_parts() {
+            let mut w = *pos;
+            loop {
+                (i, w) = utf8_run(src, i, dst, w, &PAIRS_UTF8);
+                let cp = match src.get(i) {
+                    Some(0x80) => 0x80,
+                    Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u32,
+                    _ => break,
+                };
+                let Some(d) = dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()) else {
+                    break;
+                };
+                let e = utf8_pair_entry(cp);
+                *d = e.to_le_bytes();
+                w += (e >> 30) as usize;
+                i += 1;
+            }
+            *pos = w;
+        } else if let Some((dst, pos)) = sink.utf16_parts() {
+            // The same for direct UTF-16 output.
+            let mut w = *pos;
+            loop {
+                (i, w) = utf16_run(src, i, dst, w, &PAIRS);
+                let unit = match src.get(i) {
+                    Some(0x80) => 0x80,
+                    Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u16,
+                    _ => break,
+                };
+                let Some(d) = dst.get_mut(w) else {
+                    break;
+                };
+                *d = unit;
+                w += 1;
+                i += 1;
+            }
+            *pos = w;
+        }
+        // What is left (near the end of the room), and all of it for other outputs.
+        i + run_multi(&src[i..], sink, |src, i| {
             let b = src[i];
             match b {
                 // Step 6 then step 3 with a code point.
                 0x81..=0x9F | 0xE0..=0xFC => {
-                    match PAIRS[b as usize - 0x81][*src.get(i + 1)? as usize] {
+                    match PAIRS[(b as usize - 0x80) * 256 + *src.get(i + 1)? as usize] {
                         0 => None,
                         cp => Some((cp as u32, 2)),
                     }
@@ -209,5 +262,15 @@ impl EncodeHandler for ShiftJisEncoder {
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         run_utf16_with(src, dst, shift_jis_map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_run_matches_the_handler() {
+        super::super::gb18030::check_utf8_run::<ShiftJisDecoder>(&PAIRS_UTF8);
     }
 }
