@@ -5,7 +5,7 @@
 #
 # Usage: scripts/test-aarch64.sh [--quick] [CARGO_TEST_ARGS...]
 #
-#   (no arguments)  the whole suite, `cargo test -p textcodec --release` for aarch64: about 13
+#   (no arguments)  the whole suite, `cargo test -p textcodec --release` for aarch64: 10 to 13
 #                   minutes under qemu on 2 shared cores (262 tests and 134 doctests), most of
 #                   it differential.rs (6 min), spec_reference.rs (2), codec_japanese_korean.rs
 #                   (1.5): exhaustive runs over every 1- and 2-byte input and every scalar value,

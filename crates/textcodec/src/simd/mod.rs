@@ -2,8 +2,8 @@
 //! crate allowed to contain `unsafe` code; every block carries a `// SAFETY:` comment.
 //!
 //! Each kernel has a portable scalar implementation ([`scalar`]), always compiled and tested,
-//! x86-64 implementations for SSE2 and AVX2 ([`x86`]) and aarch64 implementations for NEON
-//! ([`aarch64`]; `scripts/test-aarch64.sh` runs the test suite under qemu). The level is
+//! x86-64 implementations for SSE2 and AVX2 (`x86`) and aarch64 implementations for NEON
+//! (`aarch64`; `scripts/test-aarch64.sh` runs the test suite under qemu). The level is
 //! detected once at run time (with the `std` feature; without it, from the compile-time target
 //! features) and can be forced lower for testing with [`set_level`].
 
