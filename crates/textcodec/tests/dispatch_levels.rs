@@ -1,5 +1,6 @@
 //! The conformance comparison with encoding_rs, run under every SIMD dispatch level the CPU
-//! supports (scalar, SSE2, AVX2): every level must give identical results.
+//! supports (scalar, SSE2 and AVX2 on x86-64; scalar and NEON on aarch64): every level must
+//! give identical results.
 //!
 //! This is its own test binary with a single test, because the dispatch level is global.
 
@@ -78,10 +79,30 @@ fn encode_tc(enc: &'static Encoding, text: &str) -> (Vec<u8>, Vec<u8>) {
 fn every_dispatch_level_matches_encoding_rs() {
     let text = corpus_text();
     let best = detected_level();
-    let levels: Vec<Level> = [Level::Scalar, Level::Sse2, Level::Avx2]
-        .into_iter()
-        .filter(|&l| l <= best)
-        .collect();
+    // The levels of the architecture compiled for; a level of another one gives Scalar.
+    let (native, foreign): (&[Level], &[Level]) = if cfg!(target_arch = "x86_64") {
+        (&[Level::Scalar, Level::Sse2, Level::Avx2], &[Level::Neon])
+    } else if cfg!(target_arch = "aarch64") {
+        (&[Level::Scalar, Level::Neon], &[Level::Sse2, Level::Avx2])
+    } else {
+        (&[Level::Scalar], &[Level::Sse2, Level::Avx2, Level::Neon])
+    };
+    assert!(native.contains(&best));
+    if cfg!(target_arch = "x86_64") {
+        assert!(best >= Level::Sse2, "SSE2 is the x86-64 baseline");
+    }
+    if cfg!(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )) {
+        assert_eq!(best, Level::Neon, "NEON is enabled for this target");
+    }
+    for &l in foreign {
+        assert_eq!(set_level(l), Level::Scalar, "{l:?}");
+    }
+    let levels: Vec<Level> = native.iter().copied().filter(|&l| l <= best).collect();
+    println!("dispatch levels tested: {levels:?}");
     for &level in &levels {
         assert_eq!(set_level(level), level);
         let mut rng = Rng(0x5EED_0000 + level as u64);

@@ -2,13 +2,18 @@
 //! crate allowed to contain `unsafe` code; every block carries a `// SAFETY:` comment.
 //!
 //! Each kernel has a portable scalar implementation ([`scalar`]), always compiled and tested,
-//! and x86-64 implementations for SSE2 and AVX2 ([`x86`]). The level is detected once at run
-//! time (with the `std` feature; without it, from the compile-time target features) and can
-//! be forced lower for testing with [`set_level`].
+//! x86-64 implementations for SSE2 and AVX2 (`x86`) and aarch64 implementations for NEON
+//! (`aarch64`; `scripts/test-aarch64.sh` runs the test suite under qemu). The level is
+//! detected once at run time (with the `std` feature; without it, from the compile-time target
+//! features) and can be forced lower for testing with [`set_level`].
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A SIMD dispatch level.
+///
+/// Each architecture has its own levels above `Scalar`: `Sse2` < `Avx2` on x86-64, `Neon` on
+/// aarch64. Only `Scalar` and the current architecture's levels are ever in use; the order
+/// between levels of different architectures means nothing.
 ///
 /// ```
 /// use textcodec::dispatch::{detected_level, Level};
@@ -23,6 +28,20 @@ pub enum Level {
     Sse2 = 2,
     /// x86-64 AVX2.
     Avx2 = 3,
+    /// aarch64 Advanced SIMD (NEON), part of every aarch64 Linux, Android, macOS and Windows
+    /// target (used on little-endian aarch64; big-endian keeps the scalar code).
+    Neon = 4,
+}
+
+impl Level {
+    /// Whether this is a level of the architecture compiled for (`Scalar` is of every one).
+    const fn is_native(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            Level::Sse2 | Level::Avx2 => cfg!(target_arch = "x86_64"),
+            Level::Neon => cfg!(target_arch = "aarch64"),
+        }
+    }
 }
 
 const UNKNOWN: u8 = 0;
@@ -51,7 +70,25 @@ pub fn detected_level() -> Level {
         }
         Level::Sse2
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        // The NEON kernels reinterpret byte vectors as 16- and 32-bit lanes assuming
+        // little-endian lane order: big-endian aarch64 keeps the scalar code.
+        if cfg!(target_endian = "big") {
+            return Level::Scalar;
+        }
+        if cfg!(target_feature = "neon") {
+            return Level::Neon;
+        }
+        #[cfg(feature = "std")]
+        {
+            if std::arch::is_aarch64_feature_detected!("neon") {
+                return Level::Neon;
+            }
+        }
+        Level::Scalar
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         Level::Scalar
     }
@@ -64,10 +101,16 @@ pub fn detected_level() -> Level {
 /// ```
 #[inline(always)]
 pub fn level() -> Level {
+    // Only this architecture's levels are decoded (`set_level` stores no other), so that the
+    // dispatching `match`es see no other.
     match LEVEL.load(Ordering::Relaxed) {
         1 => Level::Scalar,
+        #[cfg(target_arch = "x86_64")]
         2 => Level::Sse2,
+        #[cfg(target_arch = "x86_64")]
         3 => Level::Avx2,
+        #[cfg(target_arch = "aarch64")]
+        4 => Level::Neon,
         _ => {
             let l = detected_level();
             LEVEL.store(l as u8, Ordering::Relaxed);
@@ -77,7 +120,9 @@ pub fn level() -> Level {
 }
 
 /// Forces the dispatch level (capped at what the CPU supports); returns the level now in use.
-/// For tests and benchmarks: every level must give the same results.
+/// For tests and benchmarks: every level must give the same results. A level of another
+/// architecture (`Neon` on x86-64, `Sse2` or `Avx2` on aarch64) is not supported: it gives
+/// `Scalar`.
 ///
 /// ```
 /// use textcodec::dispatch::{set_level, Level};
@@ -86,7 +131,11 @@ pub fn level() -> Level {
 /// set_level(best);
 /// ```
 pub fn set_level(wanted: Level) -> Level {
-    let l = wanted.min(detected_level());
+    let l = if wanted.is_native() {
+        wanted.min(detected_level())
+    } else {
+        Level::Scalar
+    };
     LEVEL.store(l as u8, Ordering::Relaxed);
     l
 }
@@ -107,8 +156,12 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         return match level() {
             Level::Avx2 => x86::copy_ascii_avx2(src, dst),
             Level::Sse2 => x86::copy_ascii_sse2(src, dst),
-            Level::Scalar => scalar::copy_ascii_to_ascii(src, dst),
+            Level::Scalar | Level::Neon => scalar::copy_ascii_to_ascii(src, dst),
         };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if n >= 16 && level() == Level::Neon {
+        return aarch64::copy_ascii_neon(src, dst);
     }
     scalar::copy_ascii_to_ascii(src, dst)
 }
@@ -123,8 +176,12 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
         return match level() {
             Level::Avx2 => x86::widen_ascii_avx2(src, dst),
             Level::Sse2 => x86::widen_ascii_sse2(src, dst),
-            Level::Scalar => scalar::copy_ascii_to_utf16(src, dst),
+            Level::Scalar | Level::Neon => scalar::copy_ascii_to_utf16(src, dst),
         };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if n >= 16 && level() == Level::Neon {
+        return aarch64::widen_ascii_neon(src, dst);
     }
     scalar::copy_ascii_to_utf16(src, dst)
 }
@@ -138,8 +195,12 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     if n >= 16 {
         return match level() {
             Level::Avx2 | Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
-            Level::Scalar => scalar::copy_utf16_ascii_to_ascii(src, dst),
+            Level::Scalar | Level::Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
         };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if n >= 16 && level() == Level::Neon {
+        return aarch64::narrow_ascii_neon(src, dst);
     }
     scalar::copy_utf16_ascii_to_ascii(src, dst)
 }
@@ -154,6 +215,10 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
     if n >= 16 && level() >= Level::Sse2 {
         return x86::narrow_utf16_bytes_sse2::<BE>(src, dst);
     }
+    #[cfg(target_arch = "aarch64")]
+    if n >= 16 && level() == Level::Neon {
+        return aarch64::narrow_utf16_bytes_neon::<BE>(src, dst);
+    }
     scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
 }
 
@@ -164,6 +229,10 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
     #[cfg(target_arch = "x86_64")]
     if src.len() >= 16 && level() == Level::Avx2 {
         return x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if src.len() >= 16 && level() == Level::Neon {
+        return aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst);
     }
     let _ = (src, dst);
     (0, 0)
@@ -176,6 +245,10 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
     if src.len() >= 16 && level() == Level::Avx2 {
         return x86::utf8_to_utf16_avx2(src, dst);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if src.len() >= 16 && level() == Level::Neon {
+        return aarch64::utf8_to_utf16_neon(src, dst);
     }
     let _ = (src, dst);
     (0, 0)
@@ -190,6 +263,10 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if n >= 64 && level() == Level::Avx2 {
         return x86::copy_valid_utf8_avx2(src, dst);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if n >= 32 && level() == Level::Neon {
+        return aarch64::copy_valid_utf8_neon(src, dst);
     }
     scalar::copy_valid_utf8(src, dst)
 }
@@ -212,12 +289,11 @@ pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     if level() >= Level::Sse2 {
         return x86::widen16_sse2(src, dst);
     }
-    let mut mask = 0;
-    for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
-        *d = b as u16;
-        mask |= ((b >> 7) as u32) << k;
+    #[cfg(target_arch = "aarch64")]
+    if level() == Level::Neon {
+        return aarch64::widen16_neon(src, dst);
     }
-    mask
+    scalar::widen16(src, dst)
 }
 
 /// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
@@ -234,7 +310,7 @@ pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
     mask
 }
 
-/// The bytes of `units` in native byte order (little-endian on x86-64).
+/// The bytes of `units` in native byte order (little-endian on x86-64 and aarch64 Linux).
 #[inline(always)]
 pub(crate) fn u16_bytes(units: &[u16]) -> &[u8] {
     // SAFETY: `u16` has no padding and every byte pattern is a valid `u8`; the byte view has
@@ -321,6 +397,17 @@ pub(crate) mod scalar {
         i
     }
 
+    /// Widens 16 bytes to 16 units; returns the mask of the bytes at or above 0x80.
+    #[inline(always)]
+    pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+        let mut mask = 0;
+        for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
+            *d = b as u16;
+            mask |= ((b >> 7) as u32) << k;
+        }
+        mask
+    }
+
     /// The length of the longest prefix of `src` that is complete, valid UTF-8.
     #[inline]
     pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
@@ -340,8 +427,14 @@ pub(crate) mod scalar {
     }
 }
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod lookup;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 
 mod text;
 pub(crate) use text::{ascii_len, str_from_utf8, valid_prefix};
@@ -350,10 +443,210 @@ pub(crate) use text::{ascii_len, str_from_utf8, valid_prefix};
 mod tests {
     use super::*;
 
+    /// The levels of this architecture that this CPU supports.
     fn all_levels() -> impl Iterator<Item = Level> {
-        [Level::Scalar, Level::Sse2, Level::Avx2]
+        [Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon]
             .into_iter()
-            .filter(|&l| l <= detected_level())
+            .filter(|&l| l.is_native() && l <= detected_level())
+    }
+
+    #[test]
+    fn levels_are_capped_per_architecture() {
+        // Not `set_level`: the level is global and other unit tests run at the same time.
+        let best = detected_level();
+        assert!(best.is_native());
+        if cfg!(all(
+            target_arch = "aarch64",
+            target_feature = "neon",
+            target_endian = "little"
+        )) {
+            assert_eq!(best, Level::Neon);
+        }
+        if cfg!(target_arch = "x86_64") {
+            assert!(best >= Level::Sse2);
+        }
+        assert!(!Level::Neon.is_native() || !Level::Sse2.is_native());
+    }
+
+    fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
+        match l {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => x86::copy_ascii_avx2(src, dst),
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => x86::copy_ascii_sse2(src, dst),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => aarch64::copy_ascii_neon(src, dst),
+            Level::Scalar => scalar::copy_ascii_to_ascii(src, dst),
+            _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
+        match l {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => x86::widen_ascii_avx2(src, dst),
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => x86::widen_ascii_sse2(src, dst),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => aarch64::widen_ascii_neon(src, dst),
+            Level::Scalar => scalar::copy_ascii_to_utf16(src, dst),
+            _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
+        match l {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 | Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => aarch64::narrow_ascii_neon(src, dst),
+            Level::Scalar => scalar::copy_utf16_ascii_to_ascii(src, dst),
+            _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    fn narrow_bytes_at<const BE: bool>(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
+        match l {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 | Level::Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => aarch64::narrow_utf16_bytes_neon::<BE>(src, dst),
+            Level::Scalar => scalar::copy_utf16_bytes_ascii::<BE>(src, dst),
+            _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    fn widen16_at(l: Level, src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+        match l {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 | Level::Sse2 => x86::widen16_sse2(src, dst),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => aarch64::widen16_neon(src, dst),
+            Level::Scalar => scalar::widen16(src, dst),
+            _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    /// The best level's UTF-16-bytes-to-UTF-8 block kernel, if it has one.
+    fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            return Some(if be {
+                x86::utf16_bytes_to_utf8_avx2::<true>(src, dst)
+            } else {
+                x86::utf16_bytes_to_utf8_avx2::<false>(src, dst)
+            });
+        }
+        #[cfg(target_arch = "aarch64")]
+        if detected_level() == Level::Neon {
+            return Some(if be {
+                aarch64::utf16_bytes_to_utf8_neon::<true>(src, dst)
+            } else {
+                aarch64::utf16_bytes_to_utf8_neon::<false>(src, dst)
+            });
+        }
+        let _ = (be, src, dst);
+        None
+    }
+
+    /// The best level's UTF-8-to-UTF-16 block kernel, if it has one.
+    fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            return Some(x86::utf8_to_utf16_avx2(src, dst));
+        }
+        #[cfg(target_arch = "aarch64")]
+        if detected_level() == Level::Neon {
+            return Some(aarch64::utf8_to_utf16_neon(src, dst));
+        }
+        let _ = (src, dst);
+        None
+    }
+
+    /// The best level's UTF-8 validating copy, if it has one.
+    fn copy_valid_utf8_best(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            return Some(x86::copy_valid_utf8_avx2(src, dst));
+        }
+        #[cfg(target_arch = "aarch64")]
+        if detected_level() == Level::Neon {
+            return Some(aarch64::copy_valid_utf8_neon(src, dst));
+        }
+        let _ = (src, dst);
+        None
+    }
+
+    #[test]
+    fn utf16_bytes_narrowing_and_widen16_agree_with_scalar() {
+        let mut x: u32 = 0x0BAD_F00D;
+        for round in 0..3000 {
+            // ASCII units with, sometimes, one unit that is not ASCII in either byte.
+            let len = 1 + round % 90;
+            let mut units: std::vec::Vec<u16> = (0..len).map(|k| (k * 5 % 128) as u16).collect();
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if round % 4 != 0 {
+                let at = x as usize % len;
+                units[at] = [0x80, 0xFF, 0x100, 0x7F00, 0xFF7F, 0xD800][(x >> 20) as usize % 6];
+            }
+            if round % 7 == 6 {
+                // ASCII bytes in the wrong half: from the first non-zero unit on, not ASCII.
+                for u in &mut units {
+                    *u = u.swap_bytes();
+                }
+            }
+            for be in [false, true] {
+                let mut bytes: std::vec::Vec<u8> = units
+                    .iter()
+                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                    .collect();
+                if round % 3 == 0 {
+                    bytes.push(0x41); // An odd byte at the end.
+                }
+                let room = if round % 5 == 0 { len / 2 } else { len + 3 };
+                let mut want = std::vec![0u8; room];
+                let n = if be {
+                    scalar::copy_utf16_bytes_ascii::<true>(&bytes, &mut want)
+                } else {
+                    scalar::copy_utf16_bytes_ascii::<false>(&bytes, &mut want)
+                };
+                for l in all_levels() {
+                    let mut got = std::vec![0u8; room];
+                    let k = if be {
+                        narrow_bytes_at::<true>(l, &bytes, &mut got)
+                    } else {
+                        narrow_bytes_at::<false>(l, &bytes, &mut got)
+                    };
+                    assert_eq!(k, n, "{l:?} be {be} {units:04X?}");
+                    assert_eq!(got[..k], want[..n], "{l:?} be {be}");
+                }
+            }
+        }
+        for seed in 0..2000u32 {
+            let mut block = [0u8; 16];
+            for (k, b) in block.iter_mut().enumerate() {
+                let h = (seed.wrapping_mul(0x9E37_79B9) ^ (k as u32 * 0x85EB_CA6B)).rotate_left(7);
+                // Mostly ASCII, some high bytes, including 0x80 and 0xFF.
+                *b = match h % 7 {
+                    0 => 0x80 | (h >> 8) as u8,
+                    1 => [0x80, 0xFF][(h >> 9) as usize % 2],
+                    _ => (h >> 8) as u8 & 0x7F,
+                };
+            }
+            let mut want = [0u16; 16];
+            let want_mask = scalar::widen16(&block, &mut want);
+            for l in all_levels() {
+                let mut got = [0xFFFFu16; 16];
+                assert_eq!(
+                    widen16_at(l, &block, &mut got),
+                    want_mask,
+                    "{l:?} {block:02X?}"
+                );
+                assert_eq!(got, want, "{l:?}");
+            }
+        }
     }
 
     #[test]
@@ -370,30 +663,20 @@ mod tests {
                 let want = scalar::copy_ascii_to_ascii(src, &mut [0u8; 400]);
                 for l in all_levels() {
                     let mut dst = [0u8; 400];
-                    let got = match l {
-                        Level::Avx2 => x86::copy_ascii_avx2(src, &mut dst[..src.len()]),
-                        Level::Sse2 => x86::copy_ascii_sse2(src, &mut dst[..src.len()]),
-                        Level::Scalar => scalar::copy_ascii_to_ascii(src, &mut dst),
-                    };
+                    let got = copy_at(l, src, &mut dst[..src.len()]);
                     assert_eq!(got, want, "{l:?} high at {high} start {start}");
                     assert_eq!(&dst[..got], &src[..got]);
                     let mut d16 = [0u16; 400];
-                    let got16 = match l {
-                        Level::Avx2 => x86::widen_ascii_avx2(src, &mut d16[..src.len()]),
-                        Level::Sse2 => x86::widen_ascii_sse2(src, &mut d16[..src.len()]),
-                        Level::Scalar => scalar::copy_ascii_to_utf16(src, &mut d16),
-                    };
+                    let got16 = widen_at(l, src, &mut d16[..src.len()]);
                     assert_eq!(got16, want, "{l:?} widen");
                     assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
                     let wide: std::vec::Vec<u16> = src
                         .iter()
                         .map(|&b| if b < 0x80 { b as u16 } else { 0x100 })
                         .collect();
-                    let got_n = match l {
-                        Level::Scalar => scalar::copy_utf16_ascii_to_ascii(&wide, &mut dst),
-                        _ => x86::narrow_ascii_sse2(&wide, &mut dst[..wide.len()]),
-                    };
+                    let got_n = narrow_at(l, &wide, &mut dst[..wide.len()]);
                     assert_eq!(got_n, want, "{l:?} narrow");
+                    assert_eq!(&dst[..got_n], &src[..got_n]);
                 }
             }
         }
@@ -401,7 +684,7 @@ mod tests {
 
     #[test]
     fn utf16_to_utf8_blocks_agree_with_std() {
-        if detected_level() != Level::Avx2 {
+        if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {
             return;
         }
         let mut x: u32 = 0x9E37_79B9;
@@ -432,11 +715,7 @@ mod tests {
                     .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
                     .collect();
                 let mut dst = [0u8; 400];
-                let (r, w) = if be {
-                    x86::utf16_bytes_to_utf8_avx2::<true>(&bytes, &mut dst)
-                } else {
-                    x86::utf16_bytes_to_utf8_avx2::<false>(&bytes, &mut dst)
-                };
+                let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst).unwrap();
                 assert_eq!(r % 2, 0);
                 let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
                 assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
@@ -452,7 +731,7 @@ mod tests {
 
     #[test]
     fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
-        if detected_level() != Level::Avx2 {
+        if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
             return;
         }
         let pieces = [
@@ -475,7 +754,7 @@ mod tests {
                 bytes[at] = (x >> 16) as u8;
             }
             let mut dst = [0u16; 200];
-            let (r, w) = x86::utf8_to_utf16_avx2(&bytes, &mut dst);
+            let (r, w) = utf8_to_utf16_best(&bytes, &mut dst).unwrap();
             let valid = scalar::valid_utf8_prefix(&bytes);
             assert!(
                 r <= valid,
@@ -508,8 +787,7 @@ mod tests {
             let src = &b[..cut.max(64)];
             let want = scalar::valid_utf8_prefix(src);
             let mut dst = std::vec![0u8; src.len()];
-            if detected_level() == Level::Avx2 {
-                let got = x86::copy_valid_utf8_avx2(src, &mut dst);
+            if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
                 assert_eq!(got, want, "{:02X?}", src);
                 assert_eq!(&dst[..got], &src[..got]);
             }

@@ -4,6 +4,7 @@
 
 use core::arch::x86_64::*;
 
+use super::lookup::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2_3};
 use super::{detected_level, scalar, Level};
 
 #[inline(always)]
@@ -324,77 +325,6 @@ fn last_boundary(src: &[u8], checked: usize) -> usize {
     b
 }
 
-const TOO_SHORT: u8 = 1 << 0;
-const TOO_LONG: u8 = 1 << 1;
-const OVERLONG_3: u8 = 1 << 2;
-const TOO_LARGE: u8 = 1 << 3;
-const SURROGATE: u8 = 1 << 4;
-const OVERLONG_2: u8 = 1 << 5;
-const TOO_LARGE_1000: u8 = 1 << 6;
-const OVERLONG_4: u8 = 1 << 6;
-const TWO_CONTS: u8 = 1 << 7;
-const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
-
-/// Indexed by the high nibble of the first byte of a pair.
-const BYTE_1_HIGH: [u8; 16] = [
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,
-    TOO_SHORT | OVERLONG_2,
-    TOO_SHORT,
-    TOO_SHORT | OVERLONG_3 | SURROGATE,
-    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
-];
-
-/// Indexed by the low nibble of the first byte of a pair.
-const BYTE_1_LOW: [u8; 16] = [
-    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
-    CARRY | OVERLONG_2,
-    CARRY,
-    CARRY,
-    CARRY | TOO_LARGE,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-];
-
-/// Indexed by the high nibble of the second byte of a pair.
-const BYTE_2_HIGH: [u8; 16] = [
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-];
-
 #[inline]
 #[target_feature(enable = "avx2")]
 fn table(t: &[u8; 16]) -> __m256i {
@@ -526,43 +456,6 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
     i
 }
 
-/// A shuffle that compacts four 32-bit lanes holding 1, 2 or 3 UTF-8 bytes each, and the
-/// number of bytes kept. Indexed by `ge80 | ge800 << 4`, the nibbles having a bit per lane
-/// set when the lane's code unit is at least U+0080 (two bytes or more) or U+0800 (three).
-#[repr(C, align(16))]
-struct Pack {
-    shuffle: [u8; 16],
-    len: u8,
-}
-
-static PACK_1_2_3: [Pack; 256] = {
-    let mut out = [const {
-        Pack {
-            shuffle: [0x80; 16],
-            len: 0,
-        }
-    }; 256];
-    let mut key = 0;
-    while key < 256 {
-        let (ge80, ge800) = (key & 0xF, key >> 4);
-        let mut p = 0;
-        let mut lane = 0;
-        while lane < 4 {
-            let len = 1 + (ge80 >> lane & 1) + (ge800 >> lane & 1);
-            let mut j = 0;
-            while j < len {
-                out[key].shuffle[p] = (4 * lane + j) as u8;
-                p += 1;
-                j += 1;
-            }
-            lane += 1;
-        }
-        out[key].len = p as u8;
-        key += 1;
-    }
-    out
-};
-
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
 /// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate,
 /// when fewer than 16 input bytes remain, or when `dst` has fewer than 32 bytes of room.
@@ -651,33 +544,6 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     }
     (i, o)
 }
-
-/// Per 8-bit mask of dropped 16-bit lanes: a shuffle that keeps the other lanes, in order, and
-/// how many it keeps.
-static KEEP_U16_LANES: [Pack; 256] = {
-    let mut out = [const {
-        Pack {
-            shuffle: [0x80; 16],
-            len: 0,
-        }
-    }; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut p = 0;
-        let mut lane = 0;
-        while lane < 8 {
-            if mask >> lane & 1 == 0 {
-                out[mask].shuffle[2 * p] = (2 * lane) as u8;
-                out[mask].shuffle[2 * p + 1] = (2 * lane + 1) as u8;
-                p += 1;
-            }
-            lane += 1;
-        }
-        out[mask].len = p as u8;
-        mask += 1;
-    }
-    out
-};
 
 /// UTF-8 to UTF-16, sixteen input bytes at a time, for blocks of one-, two- and three-byte
 /// characters that the spec's UTF-8 decoder accepts (AVX2); returns (bytes read, units
