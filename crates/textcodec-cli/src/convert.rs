@@ -5,7 +5,10 @@
 //! - UTF-8 output: `decode_to_utf8`, written as it is;
 //! - UTF-16 output: `decode_to_utf16`, written as UTF-16LE/BE bytes;
 //! - other outputs: `decode_to_utf16` -> `encode_from_utf16` (ISO-2022-JP:
-//!   `decode_to_utf8` -> `encode_from_utf8`), see [`Converter::new`].
+//!   `decode_to_utf8` -> `encode_from_utf8`), see [`run`].
+//!
+//! The pipeline is written once, generic over the decoded text's code unit ([`Unit`]: UTF-8
+//! bytes or UTF-16 units) and the encoder's input ([`EncodeText`]: `str` or `[u16]`).
 //!
 //! The decoder always runs in fatal mode: after each malformed sequence we write U+FFFD
 //! ourselves and resume, which by the library's contract gives exactly the output of
@@ -16,8 +19,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use textcodec::{
-    BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode, Encoding,
-    Status,
+    BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode,
+    Encoding, Status,
 };
 
 use crate::progress::Progress;
@@ -30,7 +33,6 @@ pub const CHUNK: usize = 64 * 1024;
 const MAX_BUF: usize = 16 * 1024 * 1024;
 /// Bytes of input history kept across chunks to show a malformed sequence.
 const HISTORY: usize = 8;
-const REPLACEMENT_UTF8: &[u8] = "\u{FFFD}".as_bytes();
 
 /// What the output is.
 #[derive(Clone, Copy)]
@@ -72,45 +74,157 @@ impl Input {
 
 /// Converts `inputs` in turn into `sink`, each as its own stream.
 pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> Result<(), Failure> {
-    let mut conv = Converter::new(plan, sink, total);
-    if plan.add_bom {
-        let bom: &[u8] = match plan.target {
-            Target::Utf16 { big_endian: false } => &[0xFF, 0xFE],
-            Target::Utf16 { big_endian: true } => &[0xFE, 0xFF],
-            _ => &[0xEF, 0xBB, 0xBF],
-        };
-        conv.sink.write_all(bom)?;
+    // Encoders are fed UTF-16 (decode_to_utf16 -> encode_from_utf16) except for ISO-2022-JP:
+    // measured faster (up to 2x) for every other encoder, as it saves the `str::from_utf8`
+    // pass that `encode_from_utf8` needs on the decoded UTF-8.
+    let pivot16 = match plan.target {
+        Target::Utf16 { .. } => true,
+        Target::Encoder(enc) => enc != textcodec::ISO_2022_JP,
+        Target::Utf8 => false,
+    };
+    if pivot16 {
+        Converter::<u16>::new(plan, sink, total).run(inputs)
+    } else {
+        Converter::<u8>::new(plan, sink, total).run(inputs)
     }
-    let mut input_buf = vec![0u8; CHUNK];
-    for input in inputs {
-        let name = input.name();
-        match input {
-            Input::Stdin => {
-                let stdin = io::stdin();
-                let mut lock = stdin.lock();
-                conv.run_input(&name, &mut lock, &mut input_buf)?;
-            }
-            Input::File { mut file, .. } => conv.run_input(&name, &mut file, &mut input_buf)?,
-        }
-    }
-    conv.progress.finish();
-    conv.sink.finish()
 }
 
-struct Converter<'p> {
+/// The decoded text between decoder and encoder (or output): UTF-8 bytes (`u8`) or UTF-16
+/// code units (`u16`). One pipeline, monomorphised for each.
+trait Unit: Copy + Default + 'static {
+    /// U+FFFD in this form.
+    const REPLACEMENT: &'static [Self];
+    /// Room kept beyond the decoder's worst case.
+    const SLACK: usize;
+    fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize>;
+    /// The encoder's worst case for `n` units of this text.
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize>;
+    fn decode(
+        decoder: &mut Decoder,
+        src: &[u8],
+        dst: &mut [Self],
+        last: bool,
+    ) -> Result<textcodec::Progress, DecodeError>;
+    /// Writes `text` to the output without an encoder (UTF-8 as it is, UTF-16 as bytes).
+    fn write_plain(
+        text: &[Self],
+        target: Target,
+        out: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure>;
+    /// Encodes `text` (whole characters) with the stream's encoder and writes it.
+    fn encode(
+        text: &[Self],
+        st: &mut Stream,
+        enc: &'static Encoding,
+        last: bool,
+        out: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure>;
+}
+
+impl Unit for u8 {
+    const REPLACEMENT: &'static [u8] = "\u{FFFD}".as_bytes();
+    const SLACK: usize = 4;
+    fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
+        decoder.max_utf8_buffer_length(n)
+    }
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize> {
+        encoder.max_buffer_length_from_utf8(n)
+    }
+    fn decode(
+        decoder: &mut Decoder,
+        src: &[u8],
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<textcodec::Progress, DecodeError> {
+        decoder.decode_to_utf8(src, dst, last)
+    }
+    fn write_plain(
+        text: &[u8],
+        _: Target,
+        _: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure> {
+        sink.write_all(text)
+    }
+    fn encode(
+        text: &[u8],
+        st: &mut Stream,
+        enc: &'static Encoding,
+        last: bool,
+        out: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure> {
+        // The decoder's output never ends inside a character (a library guarantee).
+        let text = std::str::from_utf8(text).expect("decoder output is whole UTF-8");
+        encode_text(text, st, enc, last, out, sink)
+    }
+}
+
+impl Unit for u16 {
+    const REPLACEMENT: &'static [u16] = &[0xFFFD];
+    const SLACK: usize = 2;
+    fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
+        decoder.max_utf16_buffer_length(n)
+    }
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize> {
+        encoder.max_buffer_length_from_utf16(n)
+    }
+    fn decode(
+        decoder: &mut Decoder,
+        src: &[u8],
+        dst: &mut [u16],
+        last: bool,
+    ) -> Result<textcodec::Progress, DecodeError> {
+        decoder.decode_to_utf16(src, dst, last)
+    }
+    fn write_plain(
+        units: &[u16],
+        target: Target,
+        out: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure> {
+        let Target::Utf16 { big_endian } = target else {
+            unreachable!("UTF-8 output does not pivot through UTF-16")
+        };
+        if out.len() < 2 * units.len() {
+            out.resize(2 * units.len(), 0);
+        }
+        let bytes = &mut out[..2 * units.len()];
+        if big_endian {
+            for (d, u) in bytes.chunks_exact_mut(2).zip(units) {
+                d.copy_from_slice(&u.to_be_bytes());
+            }
+        } else {
+            for (d, u) in bytes.chunks_exact_mut(2).zip(units) {
+                d.copy_from_slice(&u.to_le_bytes());
+            }
+        }
+        sink.write_all(bytes)
+    }
+    fn encode(
+        text: &[u16],
+        st: &mut Stream,
+        enc: &'static Encoding,
+        last: bool,
+        out: &mut Vec<u8>,
+        sink: &mut Sink,
+    ) -> Result<(), Failure> {
+        encode_text(text, st, enc, last, out, sink)
+    }
+}
+
+struct Converter<'p, U: Unit> {
     plan: &'p Plan,
-    /// Decoded UTF-8 not yet encoded/written; `text[..text_len]` is always whole characters.
-    text: Vec<u8>,
+    /// Decoded text not yet encoded or written; `text[..text_len]` is always whole
+    /// characters.
+    text: Vec<U>,
     text_len: usize,
-    /// Decoded UTF-16 not yet written or encoded (UTF-16 output, and most encoders).
-    text16: Vec<u16>,
-    text16_len: usize,
-    /// Encoded bytes.
+    /// Encoded bytes (and UTF-16 output as bytes).
     out: Vec<u8>,
     sink: Sink,
     progress: Progress,
-    /// Decode to UTF-16 (for UTF-16 output, and for encoders: see [`Converter::new`]).
-    pivot16: bool,
 }
 
 /// The state of one input stream.
@@ -138,41 +252,29 @@ struct TextPos {
 }
 
 impl TextPos {
-    fn advance(&mut self, s: &str) {
+    /// Moves past `text`, given as its code units (bytes or UTF-16 units): `newline` is a
+    /// line feed, `starts_char` whether a unit begins a character.
+    fn advance<T: Copy + PartialEq>(
+        &mut self,
+        text: &[T],
+        newline: T,
+        starts_char: impl Fn(T) -> bool,
+    ) {
         if !self.track {
             return;
         }
-        let b = s.as_bytes();
-        match b.iter().rposition(|&c| c == b'\n') {
+        let chars = |units: &[T]| units.iter().filter(|&&u| starts_char(u)).count() as u64;
+        match text.iter().rposition(|&u| u == newline) {
             Some(i) => {
-                self.line += b.iter().filter(|&&c| c == b'\n').count() as u64;
-                self.col = 1 + s[i + 1..].chars().count() as u64;
+                self.line += text.iter().filter(|&&u| u == newline).count() as u64;
+                self.col = 1 + chars(&text[i + 1..]);
             }
-            None => self.col += s.chars().count() as u64,
-        }
-    }
-
-    fn advance16(&mut self, s: &[u16]) {
-        if !self.track {
-            return;
-        }
-        let chars = |units: &[u16]| {
-            units
-                .iter()
-                .filter(|&&u| !(0xDC00..0xE000).contains(&u))
-                .count() as u64
-        };
-        match s.iter().rposition(|&u| u == 0x0A) {
-            Some(i) => {
-                self.line += s.iter().filter(|&&u| u == 0x0A).count() as u64;
-                self.col = 1 + chars(&s[i + 1..]);
-            }
-            None => self.col += chars(s),
+            None => self.col += chars(text),
         }
     }
 }
 
-impl<'p> Converter<'p> {
+impl<'p, U: Unit> Converter<'p, U> {
     fn new(plan: &'p Plan, sink: Sink, total: Option<u64>) -> Self {
         // Size the buffers once from the worst-case length functions of a fresh decoder
         // and encoder; they grow (rarely, e.g. when a BOM switches the decoder to UTF-16)
@@ -181,46 +283,48 @@ impl<'p> Converter<'p> {
             error_mode: DecoderErrorMode::Fatal,
             bom: plan.bom,
         });
-        let (mut text, mut text16, mut out) = (Vec::new(), Vec::new(), Vec::new());
-        // Encoders are fed UTF-16 (decode_to_utf16 -> encode_from_utf16) except for
-        // ISO-2022-JP: measured faster (up to 2x) for every other encoder, as it saves the
-        // `str::from_utf8` pass that `encode_from_utf8` needs on the decoded UTF-8.
-        let pivot16 = match plan.target {
-            Target::Utf16 { .. } => true,
-            Target::Encoder(enc) => enc != textcodec::ISO_2022_JP,
-            Target::Utf8 => false,
-        };
-        match plan.target {
-            Target::Utf16 { .. } => {
-                let n = worst(probe.max_utf16_buffer_length(CHUNK), 2);
-                text16 = vec![0u16; n];
-                out = vec![0u8; 2 * n];
-            }
-            Target::Utf8 => text = vec![0u8; worst(probe.max_utf8_buffer_length(CHUNK), 4)],
-            Target::Encoder(enc) if pivot16 => {
-                let n = worst(probe.max_utf16_buffer_length(CHUNK), 2);
-                text16 = vec![0u16; n];
-                let encoder = enc.new_encoder(plan.unmappable);
-                out = vec![0u8; worst(encoder.max_buffer_length_from_utf16(n), 16)];
-            }
+        let n = worst(U::max_decoded(&probe, CHUNK), U::SLACK);
+        let out = match plan.target {
+            Target::Utf8 => Vec::new(),
+            Target::Utf16 { .. } => vec![0u8; 2 * n],
             Target::Encoder(enc) => {
-                let n = worst(probe.max_utf8_buffer_length(CHUNK), 4);
-                text = vec![0u8; n];
                 let encoder = enc.new_encoder(plan.unmappable);
-                out = vec![0u8; worst(encoder.max_buffer_length_from_utf8(n), 16)];
+                vec![0u8; worst(U::max_encoded(&encoder, n), 16)]
             }
-        }
+        };
         Converter {
             plan,
-            text,
+            text: vec![U::default(); n],
             text_len: 0,
-            text16,
-            text16_len: 0,
             out,
             sink,
             progress: Progress::new(plan.progress, total),
-            pivot16,
         }
+    }
+
+    fn run(mut self, inputs: Vec<Input>) -> Result<(), Failure> {
+        if self.plan.add_bom {
+            let bom: &[u8] = match self.plan.target {
+                Target::Utf16 { big_endian: false } => &[0xFF, 0xFE],
+                Target::Utf16 { big_endian: true } => &[0xFE, 0xFF],
+                _ => &[0xEF, 0xBB, 0xBF],
+            };
+            self.sink.write_all(bom)?;
+        }
+        let mut input_buf = vec![0u8; CHUNK];
+        for input in inputs {
+            let name = input.name();
+            match input {
+                Input::Stdin => {
+                    let stdin = io::stdin();
+                    let mut lock = stdin.lock();
+                    self.run_input(&name, &mut lock, &mut input_buf)?;
+                }
+                Input::File { mut file, .. } => self.run_input(&name, &mut file, &mut input_buf)?,
+            }
+        }
+        self.progress.finish();
+        self.sink.finish()
     }
 
     fn run_input(
@@ -268,11 +372,7 @@ impl<'p> Converter<'p> {
             };
             let last = n == 0;
             let src = &buf[..n];
-            if self.pivot16 {
-                self.decode_chunk16(&mut st, src, last)?;
-            } else {
-                self.decode_chunk8(&mut st, src, last)?;
-            }
+            self.decode_chunk(&mut st, src, last)?;
             st.remember(src);
             self.progress.inc(n);
             if last {
@@ -293,21 +393,18 @@ impl<'p> Converter<'p> {
         Ok(())
     }
 
-    fn decode_chunk8(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
+    fn decode_chunk(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
         let mut pos = 0;
         loop {
             let rest = &src[pos..];
-            let need = worst(st.decoder.max_utf8_buffer_length(rest.len()), 4);
+            let need = worst(U::max_decoded(&st.decoder, rest.len()), U::SLACK);
             if self.text.len() - self.text_len < need {
-                self.flush_text(st, false)?;
+                self.flush(st, false)?;
                 if self.text.len() < need {
-                    self.text.resize(need, 0);
+                    self.text.resize(need, U::default());
                 }
             }
-            match st
-                .decoder
-                .decode_to_utf8(rest, &mut self.text[self.text_len..], last)
-            {
+            match U::decode(&mut st.decoder, rest, &mut self.text[self.text_len..], last) {
                 Ok(p) => {
                     self.text_len += p.written;
                     pos += p.read;
@@ -315,7 +412,7 @@ impl<'p> Converter<'p> {
                     if p.status == Status::InputEmpty {
                         break;
                     }
-                    self.flush_text(st, false)?;
+                    self.flush(st, false)?;
                 }
                 Err(e) => {
                     self.text_len += e.written;
@@ -323,146 +420,131 @@ impl<'p> Converter<'p> {
                     st.consumed += e.read as u64;
                     if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
                         // Write what came before the malformed sequence, then stop.
-                        let _ = self.flush_text(st, false);
+                        let _ = self.flush(st, false);
                         return Err(failure);
                     }
-                    if self.text.len() - self.text_len < REPLACEMENT_UTF8.len() {
-                        self.flush_text(st, false)?;
+                    let r = U::REPLACEMENT;
+                    if self.text.len() - self.text_len < r.len() {
+                        self.flush(st, false)?;
                     }
-                    self.text[self.text_len..self.text_len + REPLACEMENT_UTF8.len()]
-                        .copy_from_slice(REPLACEMENT_UTF8);
-                    self.text_len += REPLACEMENT_UTF8.len();
+                    self.text[self.text_len..self.text_len + r.len()].copy_from_slice(r);
+                    self.text_len += r.len();
                 }
             }
         }
-        self.flush_text(st, last)
+        self.flush(st, last)
     }
 
-    /// Encodes and writes the decoded text; with `last`, also ends the encoder's stream.
-    fn flush_text(&mut self, st: &mut Stream, last: bool) -> Result<(), Failure> {
+    /// Encodes (or writes) the decoded text; with `last`, also ends the encoder's stream.
+    fn flush(&mut self, st: &mut Stream, last: bool) -> Result<(), Failure> {
         let text = &self.text[..self.text_len];
         self.text_len = 0;
-        match (&mut st.encoder, self.plan.target) {
-            (Some(encoder), Target::Encoder(enc)) => {
+        match self.plan.target {
+            Target::Encoder(enc) => {
                 if text.is_empty() && !last {
                     return Ok(());
                 }
-                // The decoder's output never ends inside a character (a library guarantee).
-                let s = std::str::from_utf8(text).expect("decoder output is whole UTF-8");
-                encode_str(
-                    encoder,
-                    enc,
-                    s,
-                    last,
-                    &mut self.out,
-                    &mut self.sink,
-                    st.name,
-                    &mut st.pos,
-                )
+                U::encode(text, st, enc, last, &mut self.out, &mut self.sink)
             }
-            _ => self.sink.write_all(text),
+            target => U::write_plain(text, target, &mut self.out, &mut self.sink),
         }
-    }
-
-    fn decode_chunk16(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
-        let mut pos = 0;
-        loop {
-            let rest = &src[pos..];
-            let need = worst(st.decoder.max_utf16_buffer_length(rest.len()), 2);
-            if self.text16.len() - self.text16_len < need {
-                self.flush_text16(st, false)?;
-                if self.text16.len() < need {
-                    self.text16.resize(need, 0);
-                }
-            }
-            match st
-                .decoder
-                .decode_to_utf16(rest, &mut self.text16[self.text16_len..], last)
-            {
-                Ok(p) => {
-                    self.text16_len += p.written;
-                    pos += p.read;
-                    st.consumed += p.read as u64;
-                    if p.status == Status::InputEmpty {
-                        break;
-                    }
-                    self.flush_text16(st, false)?;
-                }
-                Err(e) => {
-                    self.text16_len += e.written;
-                    pos += e.read;
-                    st.consumed += e.read as u64;
-                    if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
-                        // Write what came before the malformed sequence, then stop.
-                        let _ = self.flush_text16(st, false);
-                        return Err(failure);
-                    }
-                    if self.text16.len() == self.text16_len {
-                        self.flush_text16(st, false)?;
-                    }
-                    self.text16[self.text16_len] = 0xFFFD;
-                    self.text16_len += 1;
-                }
-            }
-        }
-        self.flush_text16(st, last)
-    }
-
-    /// Writes the decoded UTF-16 as UTF-16 bytes, or encodes it; with `last`, also ends
-    /// the encoder's stream.
-    fn flush_text16(&mut self, st: &mut Stream, last: bool) -> Result<(), Failure> {
-        let units = &self.text16[..self.text16_len];
-        self.text16_len = 0;
-        let big_endian = match (&mut st.encoder, self.plan.target) {
-            (Some(encoder), Target::Encoder(enc)) => {
-                if units.is_empty() && !last {
-                    return Ok(());
-                }
-                return encode_utf16(
-                    encoder,
-                    enc,
-                    units,
-                    last,
-                    &mut self.out,
-                    &mut self.sink,
-                    st.name,
-                    &mut st.pos,
-                );
-            }
-            (_, Target::Utf16 { big_endian }) => big_endian,
-            _ => unreachable!("UTF-8 output does not pivot through UTF-16"),
-        };
-        if self.out.len() < 2 * units.len() {
-            self.out.resize(2 * units.len(), 0);
-        }
-        let bytes = &mut self.out[..2 * units.len()];
-        if big_endian {
-            for (d, u) in bytes.chunks_exact_mut(2).zip(units) {
-                d.copy_from_slice(&u.to_be_bytes());
-            }
-        } else {
-            for (d, u) in bytes.chunks_exact_mut(2).zip(units) {
-                d.copy_from_slice(&u.to_le_bytes());
-            }
-        }
-        self.sink.write_all(bytes)
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn encode_str(
-    encoder: &mut Encoder,
+/// Text an encoder takes: `str` (UTF-8) or `[u16]` (UTF-16).
+trait EncodeText {
+    /// Length in code units.
+    fn units(&self) -> usize;
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize>;
+    fn encode(
+        &self,
+        encoder: &mut Encoder,
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<textcodec::Progress, textcodec::EncodeError>;
+    fn tail(&self, from: usize) -> &Self;
+    /// Moves `pos` past the first `len` units.
+    fn advance(&self, len: usize, pos: &mut TextPos);
+    /// The length of the first `read` units without their last character, and that
+    /// character (none if it cannot be read back).
+    fn last_char(&self, read: usize) -> (usize, Option<char>);
+}
+
+impl EncodeText for str {
+    fn units(&self) -> usize {
+        self.len()
+    }
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize> {
+        encoder.max_buffer_length_from_utf8(n)
+    }
+    fn encode(
+        &self,
+        encoder: &mut Encoder,
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<textcodec::Progress, textcodec::EncodeError> {
+        encoder.encode_from_utf8(self, dst, last)
+    }
+    fn tail(&self, from: usize) -> &str {
+        &self[from..]
+    }
+    fn advance(&self, len: usize, pos: &mut TextPos) {
+        pos.advance(&self.as_bytes()[..len], b'\n', |b| b & 0xC0 != 0x80);
+    }
+    fn last_char(&self, read: usize) -> (usize, Option<char>) {
+        match self[..read].chars().next_back() {
+            Some(c) => (read - c.len_utf8(), Some(c)),
+            None => (read, None),
+        }
+    }
+}
+
+impl EncodeText for [u16] {
+    fn units(&self) -> usize {
+        self.len()
+    }
+    fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize> {
+        encoder.max_buffer_length_from_utf16(n)
+    }
+    fn encode(
+        &self,
+        encoder: &mut Encoder,
+        dst: &mut [u8],
+        last: bool,
+    ) -> Result<textcodec::Progress, textcodec::EncodeError> {
+        encoder.encode_from_utf16(self, dst, last)
+    }
+    fn tail(&self, from: usize) -> &[u16] {
+        &self[from..]
+    }
+    fn advance(&self, len: usize, pos: &mut TextPos) {
+        pos.advance(&self[..len], 0x0A, |u| !(0xDC00..0xE000).contains(&u));
+    }
+    fn last_char(&self, read: usize) -> (usize, Option<char>) {
+        match char::decode_utf16(self[..read].iter().copied()).last() {
+            Some(Ok(c)) => (read - c.len_utf16(), Some(c)),
+            _ => (read, None),
+        }
+    }
+}
+
+/// Encodes `text` with the stream's encoder into `out`, writing it to `sink` as the buffer
+/// fills; with `last`, also ends the encoder's stream.
+fn encode_text<T: EncodeText + ?Sized>(
+    mut text: &T,
+    st: &mut Stream,
     enc: &'static Encoding,
-    mut s: &str,
     last: bool,
     out: &mut Vec<u8>,
     sink: &mut Sink,
-    name: &str,
-    pos: &mut TextPos,
 ) -> Result<(), Failure> {
+    let encoder = st
+        .encoder
+        .as_mut()
+        .expect("an encoder for an encoded output");
     let mut out_len = 0;
     loop {
-        let need = worst(encoder.max_buffer_length_from_utf8(s.len()), 16);
+        let need = worst(T::max_encoded(encoder, text.units()), 16);
         if out.len() - out_len < need {
             sink.write_all(&out[..out_len])?;
             out_len = 0;
@@ -470,11 +552,11 @@ fn encode_str(
                 out.resize(need, 0);
             }
         }
-        match encoder.encode_from_utf8(s, &mut out[out_len..], last) {
+        match text.encode(encoder, &mut out[out_len..], last) {
             Ok(p) => {
                 out_len += p.written;
-                pos.advance(&s[..p.read]);
-                s = &s[p.read..];
+                text.advance(p.read, &mut st.pos);
+                text = text.tail(p.read);
                 if p.status == Status::InputEmpty {
                     break;
                 }
@@ -486,62 +568,14 @@ fn encode_str(
                 sink.write_all(&out[..out_len])?;
                 // The character as it is in the text (ISO-2022-JP reports U+000E, U+000F
                 // and U+001B as U+FFFD).
-                let (before, c) = match s[..e.read].chars().next_back() {
-                    Some(c) => (&s[..e.read - c.len_utf8()], c),
-                    None => ("", e.unmappable),
-                };
-                pos.advance(before);
-                return Err(unmappable_error(name, pos, c, enc));
-            }
-        }
-    }
-    sink.write_all(&out[..out_len])
-}
-
-#[allow(clippy::too_many_arguments)]
-fn encode_utf16(
-    encoder: &mut Encoder,
-    enc: &'static Encoding,
-    mut s: &[u16],
-    last: bool,
-    out: &mut Vec<u8>,
-    sink: &mut Sink,
-    name: &str,
-    pos: &mut TextPos,
-) -> Result<(), Failure> {
-    let mut out_len = 0;
-    loop {
-        let need = worst(encoder.max_buffer_length_from_utf16(s.len()), 16);
-        if out.len() - out_len < need {
-            sink.write_all(&out[..out_len])?;
-            out_len = 0;
-            if out.len() < need {
-                out.resize(need, 0);
-            }
-        }
-        match encoder.encode_from_utf16(s, &mut out[out_len..], last) {
-            Ok(p) => {
-                out_len += p.written;
-                pos.advance16(&s[..p.read]);
-                s = &s[p.read..];
-                if p.status == Status::InputEmpty {
-                    break;
-                }
-                sink.write_all(&out[..out_len])?;
-                out_len = 0;
-            }
-            Err(e) => {
-                out_len += e.written;
-                sink.write_all(&out[..out_len])?;
-                // The character as it is in the text (ISO-2022-JP reports U+000E, U+000F
-                // and U+001B as U+FFFD).
-                let read = &s[..e.read];
-                let (before, c) = match char::decode_utf16(read.iter().copied()).last() {
-                    Some(Ok(c)) => (&read[..read.len() - c.len_utf16()], c),
-                    _ => (read, e.unmappable),
-                };
-                pos.advance16(before);
-                return Err(unmappable_error(name, pos, c, enc));
+                let (before, c) = text.last_char(e.read);
+                text.advance(before, &mut st.pos);
+                return Err(unmappable_error(
+                    st.name,
+                    &st.pos,
+                    c.unwrap_or(e.unmappable),
+                    enc,
+                ));
             }
         }
     }
@@ -641,7 +675,7 @@ fn malformed_len(encoding: &'static Encoding, window: &[u8], end: u64) -> usize 
         decoder.decode_to_utf8(bytes, &mut dst, true)
     };
     for len in (1..=window.len().min(4)).rev() {
-        if utf16 && (end - len as u64) % 2 != 0 {
+        if utf16 && !(end - len as u64).is_multiple_of(2) {
             continue;
         }
         let candidate = &window[window.len() - len..];

@@ -22,7 +22,7 @@ struct Chunked {
 impl Read for Chunked {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let size = self.sizes[self.next % self.sizes.len()];
-        if size % 5 == 0 && !self.interrupted {
+        if size.is_multiple_of(5) && !self.interrupted {
             self.interrupted = true;
             return Err(io::Error::new(io::ErrorKind::Interrupted, "chunk"));
         }

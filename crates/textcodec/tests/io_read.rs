@@ -266,7 +266,7 @@ struct FailOnce {
 
 impl Read for FailOnce {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if !self.failed && !self.data.is_empty() && self.data.len() % 2 == 0 {
+        if !self.failed && !self.data.is_empty() && self.data.len().is_multiple_of(2) {
             self.failed = true;
             return Err(io::Error::new(io::ErrorKind::ConnectionReset, "reset"));
         }

@@ -1028,7 +1028,7 @@ pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
         for _ in 0..n {
             match next() % 16 {
                 0..=2 => src.push((next() % 0x80) as u8),
-                3 => src.extend(std::iter::repeat(b'a').take((next() % 40) as usize)),
+                3 => src.extend(core::iter::repeat_n(b'a', (next() % 40) as usize)),
                 4 if round % 4 == 0 => src.push(next() as u8),
                 _ => src.extend(valid[(next() % valid.len() as u64) as usize]),
             }

@@ -702,7 +702,7 @@ mod tests {
                 x ^= x >> 17;
                 x ^= x << 5;
                 // Mostly one range per string, with surrogates rare.
-                let (lo, hi) = ranges[if x % 61 == 0 {
+                let (lo, hi) = ranges[if x.is_multiple_of(61) {
                     4
                 } else {
                     (x as usize >> 8) % (1 + round % 4)

@@ -28,7 +28,7 @@ impl Rng {
         lo + (self.next() % (hi - lo + 1) as u64) as usize
     }
     pub fn chance(&mut self, one_in: u64) -> bool {
-        self.next() % one_in == 0
+        self.next().is_multiple_of(one_in)
     }
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next() as u8).collect()
