@@ -471,6 +471,12 @@ impl EncodeHandler for SingleByteEncoder {
         while i + 8 <= n {
             let chunk: &[u16; 8] = src[i..i + 8].try_into().unwrap();
             let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
+            if chunk.iter().fold(0, |a, &u| a | u) < 0x80 {
+                // ASCII: narrow in bulk as long as it lasts (the kernel stops exactly at the
+                // next letter, and takes at least these eight).
+                i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..]);
+                continue;
+            }
             // All eight through the direct table, checked once: every unit below U+0800 and
             // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
             let mut all = 0;
@@ -481,12 +487,6 @@ impl EncodeHandler for SingleByteEncoder {
                 let b = t.low[(u & 0x7FF) as usize];
                 min = min.min(b);
                 out[k] = b;
-            }
-            if all < 0x80 {
-                // ASCII (markup): narrow in bulk as long as it lasts.
-                i += 8;
-                i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..]);
-                continue;
             }
             if all < 0x800 && min != 0 {
                 i += 8;

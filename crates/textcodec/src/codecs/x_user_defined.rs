@@ -31,11 +31,8 @@ impl DecodeHandler for XUserDefinedDecoder {
             // Every byte decodes: one code unit each.
             let n = src.len().min(dst.len() - *pos);
             for (d, &b) in dst[*pos..*pos + n].iter_mut().zip(&src[..n]) {
-                *d = if b < 0x80 {
-                    b as u16
-                } else {
-                    0xF780 + b as u16 - 0x80
-                };
+                // 0x80 + n is U+F780 + n; no branch, so the loop vectorizes.
+                *d = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
             }
             *pos += n;
             return n;
@@ -45,6 +42,7 @@ impl DecodeHandler for XUserDefinedDecoder {
             while i < src.len() {
                 let b = src[i];
                 if b < 0x80 {
+                    // ASCII: in bulk, exactly up to the next high byte.
                     let k = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[o..]);
                     if k == 0 {
                         break;
@@ -53,14 +51,34 @@ impl DecodeHandler for XUserDefinedDecoder {
                     o += k;
                     continue;
                 }
+                if let Some(block) = src.get(i..i + 32) {
+                    let block: &[u8; 32] = block.try_into().unwrap();
+                    if dense(block) {
+                        // Binary data, about half high bytes: the thirty-two become code
+                        // units on the stack (no branch per byte), which the UTF-16 to UTF-8
+                        // kernel expands (AVX2; elsewhere it does nothing).
+                        let mut units = [0u16; 32];
+                        for (u, &b) in units.iter_mut().zip(block) {
+                            // 0x80 + n is U+F780 + n.
+                            *u = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
+                        }
+                        let (r, w) = crate::simd::utf16_bytes_to_utf8::<
+                            { cfg!(target_endian = "big") },
+                        >(
+                            crate::simd::u16_bytes(&units), &mut dst[o..]
+                        );
+                        if r != 0 {
+                            i += r / 2;
+                            o += w;
+                            continue;
+                        }
+                    }
+                }
                 // U+F780 + b - 0x80 is EF 9E/9F xx in UTF-8.
                 let Some(out) = dst.get_mut(o..o + 3) else {
                     break;
                 };
-                let cp = 0xF780 + b as u32 - 0x80;
-                out[0] = 0xEF;
-                out[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
-                out[2] = 0x80 | (cp & 0x3F) as u8;
+                out.copy_from_slice(&[0xEF, 0x9C + (b >> 6), 0x80 | (b & 0x3F)]);
                 i += 1;
                 o += 3;
             }
@@ -69,6 +87,18 @@ impl DecodeHandler for XUserDefinedDecoder {
         }
         0
     }
+}
+
+/// Whether at least six of the first 16 of the 32 bytes are 0x80 or above (binary
+/// data rather than text with a few non-ASCII characters).
+#[inline(always)]
+fn dense(block: &[u8; 32]) -> bool {
+    // Per word, the high bits as ones in each byte, summed into the top byte.
+    let count =
+        |w: u64| ((w >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    let lo = u64::from_le_bytes(block[..8].try_into().unwrap());
+    let hi = u64::from_le_bytes(block[8..16].try_into().unwrap());
+    count(lo) + count(hi) >= 6
 }
 
 /// The x-user-defined encoder (stateless).
@@ -131,5 +161,60 @@ impl EncodeHandler for XUserDefinedEncoder {
             i += 1;
         }
         (i, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DecoderOptions, X_USER_DEFINED};
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn binary_and_text_to_utf8_at_every_output_size() {
+        // Pseudo-random bytes, runs of several densities of high bytes.
+        let mut x = 0x1234_5678u32;
+        let mut src = Vec::new();
+        for run in 0..40 {
+            for _ in 0..(run * 7 % 50 + 1) {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let b = (x >> 16) as u8;
+                src.push(match run % 4 {
+                    0 => b & 0x7F,
+                    1 => b | 0x80,
+                    2 => b,
+                    _ => b & 0x7F | if b < 0x20 { 0x80 } else { 0 },
+                });
+            }
+        }
+        let want: String = src
+            .iter()
+            .map(|&b| {
+                char::from_u32(if b < 0x80 {
+                    b as u32
+                } else {
+                    0xF700 + b as u32
+                })
+                .unwrap()
+            })
+            .collect();
+        for start in 0..4 {
+            let want: String = want.chars().skip(start).collect();
+            for size in (0..80).chain([want.len() - 1, want.len(), want.len() + 40]) {
+                let mut d = X_USER_DEFINED.new_decoder(DecoderOptions::default());
+                let mut out = vec![0u8; size];
+                let p = d.decode_to_utf8(&src[start..], &mut out, true).unwrap();
+                assert!(
+                    want.as_bytes().starts_with(&out[..p.written]),
+                    "size {size}"
+                );
+                assert_eq!(
+                    want.chars().take(p.read).map(char::len_utf8).sum::<usize>(),
+                    p.written
+                );
+                assert!(p.read == src.len() - start || size - p.written < 3);
+            }
+        }
     }
 }

@@ -670,13 +670,23 @@ mod tests {
                     let got16 = widen_at(l, src, &mut d16[..src.len()]);
                     assert_eq!(got16, want, "{l:?} widen");
                     assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
-                    let wide: std::vec::Vec<u16> = src
-                        .iter()
-                        .map(|&b| if b < 0x80 { b as u16 } else { 0x100 })
-                        .collect();
-                    let got_n = narrow_at(l, &wide, &mut dst[..wide.len()]);
-                    assert_eq!(got_n, want, "{l:?} narrow");
-                    assert_eq!(&dst[..got_n], &src[..got_n]);
+                    for other in [0x80u16, 0x100, 0x7FFF, 0x8000, 0xFF80, 0xFFFF] {
+                        let wide: std::vec::Vec<u16> = src
+                            .iter()
+                            .map(|&b| if b < 0x80 { b as u16 } else { other })
+                            .collect();
+                        let got_n = narrow_at(l, &wide, &mut dst[..wide.len()]);
+                        assert_eq!(got_n, want, "{l:?} narrow {other:#x}");
+                        assert_eq!(&dst[..got_n], &src[..got_n]);
+                        let le: std::vec::Vec<u8> =
+                            wide.iter().flat_map(|u| u.to_le_bytes()).collect();
+                        let be: std::vec::Vec<u8> =
+                            wide.iter().flat_map(|u| u.to_be_bytes()).collect();
+                        let got_le = narrow_bytes_at::<false>(l, &le, &mut dst);
+                        let got_be = narrow_bytes_at::<true>(l, &be, &mut dst);
+                        assert_eq!((got_le, got_be), (want, want), "{l:?} bytes {other:#x}");
+                        assert_eq!(&dst[..got_be], &src[..got_be]);
+                    }
                 }
             }
         }

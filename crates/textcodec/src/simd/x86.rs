@@ -225,7 +225,23 @@ pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
     }
 }
 
-/// Narrows the prefix of `src` below U+0080 into `dst` (SSE2); returns its length.
+/// The number of leading ASCII units among the sixteen in `a` and `b` (SSE2), for a block
+/// known to hold a unit that is not ASCII.
+#[inline(always)]
+fn ascii_units_sse2(a: __m128i, b: __m128i) -> usize {
+    // SAFETY: SSE2 is baseline on x86_64; register operations only.
+    let mask = unsafe {
+        let high = _mm_set1_epi16(0xFF80u16 as i16);
+        let ascii_a = _mm_cmpeq_epi16(_mm_and_si128(a, high), _mm_setzero_si128());
+        let ascii_b = _mm_cmpeq_epi16(_mm_and_si128(b, high), _mm_setzero_si128());
+        _mm_movemask_epi8(_mm_packs_epi16(ascii_a, ascii_b)) as u32
+    };
+    (!mask).trailing_zeros() as usize
+}
+
+/// Narrows the prefix of `src` below U+0080 into `dst` (SSE2); returns its length. Stops
+/// exactly at the first unit that is not ASCII; bytes of `dst` after the prefix, within
+/// `src.len()`, may be overwritten.
 #[inline]
 pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
     let n = src.len();
@@ -239,11 +255,12 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
         unsafe {
             let a = _mm_loadu_si128(s.add(i) as *const __m128i);
             let b = _mm_loadu_si128(s.add(i + 8) as *const __m128i);
+            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
             let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xFF80u16 as i16));
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
-                break;
+                // The stored bytes before the first non-ASCII unit are right.
+                return i + ascii_units_sse2(a, b);
             }
-            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }
         i += 16;
     }
@@ -251,7 +268,8 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
 }
 
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (SSE2);
-/// returns the number of units.
+/// returns the number of units. Stops exactly at the first unit that is not ASCII; bytes of
+/// `dst` after the prefix, within `src.len() / 2`, may be overwritten.
 #[inline]
 pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = (src.len() / 2).min(dst.len());
@@ -267,11 +285,12 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
                 a = _mm_or_si128(_mm_slli_epi16::<8>(a), _mm_srli_epi16::<8>(a));
                 b = _mm_or_si128(_mm_slli_epi16::<8>(b), _mm_srli_epi16::<8>(b));
             }
+            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
             let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xFF80u16 as i16));
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
-                break;
+                // The stored bytes before the first non-ASCII unit are right.
+                return i + ascii_units_sse2(a, b);
             }
-            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }
         i += 16;
     }
