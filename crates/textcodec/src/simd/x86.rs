@@ -698,8 +698,11 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
     let (n, room) = (src.len(), dst.len());
     let (mut i, mut o) = (0usize, 0usize);
     let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    // Whether the text is mostly three-byte characters (CJK, Thai), which go 64 bytes at a
+    // time; the rest goes sixteen bytes at a time.
+    let mut three = false;
     loop {
-        if i + 80 <= n && o + 80 <= room {
+        if three && i + 80 <= n && o + 80 <= room {
             // SAFETY: AVX2 is present; i + 80 <= src.len() and o + 80 <= dst.len(), the
             // lengths `utf8_to_utf16_block64` reads and writes.
             if let Some((r, w)) = unsafe { utf8_to_utf16_block64(src, dst, i, o, tables) } {
@@ -707,39 +710,33 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
                 o += w;
                 continue;
             }
-            // The block holds a four-byte sequence or an error: sixteen bytes at a time up to
-            // its end, exactly.
-            let stop = i + 64;
-            while i < stop {
-                // SAFETY: AVX2 is present; i < stop = (block start) + 64, so i + 16 <= n, and
-                // o <= (block start output) + (i - block start) < dst.len() - 16.
-                let (r, w) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
-                if r == 0 {
-                    return (i, o);
-                }
-                i += r;
-                o += w;
-            }
-            continue;
         }
         if i + 16 > n || o + 16 > room {
             break;
         }
         // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
-        let (r, w) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
+        let (r, w, t) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
         if r == 0 {
             break;
         }
         i += r;
         o += w;
+        three = t;
     }
     (i, o)
 }
 
+/// At least three bits of `x` set.
+#[inline(always)]
+fn three_bits(x: u64) -> bool {
+    let y = x & x.wrapping_sub(1);
+    y & y.wrapping_sub(1) != 0
+}
+
 /// The 64 bytes at `src[i..]`, starting at a character boundary, validated with the
 /// Keiser-Lemire check and converted to UTF-16 at `dst[o..]` up to the last character that
-/// ends in them; `None` (nothing written that counts) if they hold an error or a byte at or
-/// above 0xF0. Returns (bytes read, units written); it reads at least 62 bytes.
+/// ends in them; `None` (nothing written that counts) if they hold an error, a byte at or
+/// above 0xF0, or fewer than three three-byte leads. Returns (bytes read, units written); it reads at least 62 bytes.
 ///
 /// # Safety
 /// AVX2 must be present, `i + 80 <= src.len()` and `o + 80 <= dst.len()`.
@@ -768,6 +765,19 @@ unsafe fn utf8_to_utf16_block64(
         }
         return Some((64, 64));
     }
+    let mask = |x: __m256i, y: __m256i| {
+        _mm256_movemask_epi8(x) as u32 as u64 | (_mm256_movemask_epi8(y) as u32 as u64) << 32
+    };
+    // Three-byte leads E0..EF (and F0..FF, which the check below sends to the exact path).
+    let c3 = _mm256_set1_epi8(-32);
+    let leads3 = mask(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c3), a),
+        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c3), b),
+    );
+    if !three_bits(leads3) {
+        // Mostly ASCII or two-byte characters: the 16-byte steps do them for less.
+        return None;
+    }
     // The block starts at a character boundary: the bytes before it end a character, which
     // the check sees as it sees ASCII (zeros). Bytes F0..FF (four-byte leads, invalid bytes)
     // are left to the exact path.
@@ -781,19 +791,12 @@ unsafe fn utf8_to_utf16_block64(
     if _mm256_testz_si256(err, err) == 0 {
         return None;
     }
-    let mask = |x: __m256i, y: __m256i| {
-        _mm256_movemask_epi8(x) as u32 as u64 | (_mm256_movemask_epi8(y) as u32 as u64) << 32
-    };
-    // Continuation bytes 80..BF (signed -128..-65), leads C0..EF and three-byte leads E0..EF.
-    let (c0, c3) = (_mm256_set1_epi8(-64), _mm256_set1_epi8(-32));
+    // Continuation bytes 80..BF (signed -128..-65) and leads C0..EF.
+    let c0 = _mm256_set1_epi8(-64);
     let conts = mask(_mm256_cmpgt_epi8(c0, a), _mm256_cmpgt_epi8(c0, b));
     let leads = mask(
         _mm256_cmpeq_epi8(_mm256_max_epu8(a, c0), a),
         _mm256_cmpeq_epi8(_mm256_max_epu8(b, c0), b),
-    );
-    let leads3 = mask(
-        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c3), a),
-        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c3), b),
     );
     // A character that runs past the block is left for the next one (branch-free: the end
     // varies from block to block).
@@ -868,6 +871,23 @@ unsafe fn convert16(s: *const u8, d: *mut u16, drop: u32) -> usize {
     let b = unsafe { _mm_loadu_si128(s as *const __m128i) };
     let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
     let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
+    // SAFETY: the caller's contract.
+    unsafe { convert16_leads(b, lead2, lead3, d, drop) }
+}
+
+/// [`convert16`] of the bytes `b` with their two- and three-byte leads.
+///
+/// # Safety
+/// AVX2 must be present and 16 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert16_leads(
+    b: __m128i,
+    lead2: __m128i,
+    lead3: __m128i,
+    d: *mut u16,
+    drop: u32,
+) -> usize {
     let next1 = _mm_srli_si128::<1>(b);
     let next2 = _mm_srli_si128::<2>(b);
     let b16 = _mm256_cvtepu8_epi16(b);
@@ -912,13 +932,19 @@ unsafe fn convert16(s: *const u8, d: *mut u16, drop: u32) -> usize {
 /// Sixteen bytes at `src[i..]` (a character boundary), checked exactly and converted to
 /// UTF-16 at `dst[o..]` up to the last character that ends in them; (0, 0) for a block
 /// holding anything else than valid one- to three-byte characters (a four-byte sequence, an
-/// error). Returns (bytes read, units written).
+/// error). Returns (bytes read, units written, whether it held three or more three-byte
+/// leads).
 ///
 /// # Safety
 /// AVX2 must be present, `i + 16 <= src.len()` and `o + 16 <= dst.len()`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
+unsafe fn utf8_to_utf16_step16(
+    src: &[u8],
+    dst: &mut [u16],
+    i: usize,
+    o: usize,
+) -> (usize, usize, bool) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let byte = |v: u8| _mm_set1_epi8(v as i8);
     // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
@@ -927,7 +953,7 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
         // Sixteen ASCII bytes.
         // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
         unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
-        return (16, 16);
+        return (16, 16, false);
     }
     let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
     let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
@@ -937,7 +963,7 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
     let four = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xF0));
     let c0c1 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xFE)), byte(0xC0));
     if _mm_movemask_epi8(_mm_or_si128(four, c0c1)) != 0 {
-        return (0, 0);
+        return (0, 0, false);
     }
     let l2 = _mm_movemask_epi8(lead2) as u32;
     let l3 = _mm_movemask_epi8(lead3) as u32;
@@ -945,7 +971,7 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
     // Continuation bytes must be exactly those the leads call for.
     let expected = ((l2 << 1) | (l3 << 1) | (l3 << 2)) & 0xFFFF;
     if c != expected || (l2 | l3) & expected != 0 {
-        return (0, 0);
+        return (0, 0, false);
     }
     // A character that runs past the block is left for the next one.
     let end = if l3 & 1 << 14 != 0 {
@@ -963,12 +989,12 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
         _mm_and_si128(low_next, _mm_cmpeq_epi8(b, byte(0xE0))),
     );
     if (_mm_movemask_epi8(bad) as u32) & ((1u32 << end) - 1) != 0 {
-        return (0, 0);
+        return (0, 0, false);
     }
     // Drop the lanes of continuation bytes and of bytes past `end`.
     let drop = c | (0xFFFF & !((1u32 << end) - 1));
-    // SAFETY: the 16 bytes at i and 16 units at o are in bounds (the caller's contract); the
-    // bytes before `end` are valid one- to three-byte characters, complete.
-    let w = unsafe { convert16(s.add(i), d.add(o), drop) };
-    (end, w)
+    // SAFETY: the 16 units at o are in bounds (the caller's contract); the bytes before `end`
+    // are valid one- to three-byte characters, complete.
+    let w = unsafe { convert16_leads(b, lead2, lead3, d.add(o), drop) };
+    (end, w, three_bits(l3 as u64))
 }
