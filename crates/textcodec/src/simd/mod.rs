@@ -751,7 +751,7 @@ mod tests {
         let mut x: u32 = 0x2545_F491;
         for round in 0..30_000 {
             let mut s = std::string::String::new();
-            while s.len() < 16 + round % 50 {
+            while s.len() < 16 + round % 200 {
                 x ^= x << 13;
                 x ^= x >> 17;
                 x ^= x << 5;
@@ -763,7 +763,7 @@ mod tests {
                 let at = (x >> 7) as usize % bytes.len();
                 bytes[at] = (x >> 16) as u8;
             }
-            let mut dst = [0u16; 200];
+            let mut dst = [0u16; 400];
             let (r, w) = utf8_to_utf16_best(&bytes, &mut dst).unwrap();
             let valid = scalar::valid_utf8_prefix(&bytes);
             assert!(

@@ -580,98 +580,306 @@ pub(crate) fn utf8_to_utf16_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) 
 
 #[target_feature(enable = "avx2")]
 unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (n, room) = (src.len(), dst.len());
     let (mut i, mut o) = (0usize, 0usize);
-    let byte = |v: u8| _mm_set1_epi8(v as i8);
-    while i + 16 <= src.len() && o + 16 <= dst.len() {
-        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
-        let b = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
-        if _mm_movemask_epi8(b) == 0 {
-            // Sixteen ASCII bytes.
-            // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
-            unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
-            i += 16;
-            o += 16;
-            continue;
+    let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    // Whether the text is mostly three-byte characters (CJK, Thai), which go 64 bytes at a
+    // time; the rest goes sixteen bytes at a time.
+    let mut three = false;
+    loop {
+        if three && i + 80 <= n && o + 80 <= room {
+            // SAFETY: AVX2 is present; i + 80 <= src.len() and o + 80 <= dst.len(), the
+            // lengths `utf8_to_utf16_block64` reads and writes.
+            if let Some((r, w)) = unsafe { utf8_to_utf16_block64(src, dst, i, o, tables) } {
+                i += r;
+                o += w;
+                continue;
+            }
         }
-        let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
-        let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
-        let cont = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xC0)), byte(0x80));
-        // Four-byte leads, invalid bytes F5..FF, and the overlong leads C0 and C1 are left to
-        // the scalar path.
-        let four = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xF0));
-        let c0c1 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xFE)), byte(0xC0));
-        if _mm_movemask_epi8(_mm_or_si128(four, c0c1)) != 0 {
+        if i + 16 > n || o + 16 > room {
             break;
         }
-        let l2 = _mm_movemask_epi8(lead2) as u32;
-        let l3 = _mm_movemask_epi8(lead3) as u32;
-        let c = _mm_movemask_epi8(cont) as u32;
-        // Continuation bytes must be exactly those the leads call for.
-        let expected = ((l2 << 1) | (l3 << 1) | (l3 << 2)) & 0xFFFF;
-        if c != expected || (l2 | l3) & expected != 0 {
+        // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
+        let (r, w, t) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
+        if r == 0 {
             break;
         }
-        // A character that runs past the block is left for the next one.
-        let end = if l3 & 1 << 14 != 0 {
-            14
-        } else if (l2 | l3) & 1 << 15 != 0 {
-            15
-        } else {
-            16
-        };
-        let next1 = _mm_srli_si128::<1>(b);
-        let next2 = _mm_srli_si128::<2>(b);
-        // "UTF-8 lower boundary" 0xA0 after 0xE0 and "upper boundary" 0x9F after 0xED.
-        let low_next = _mm_cmpeq_epi8(_mm_min_epu8(next1, byte(0x9F)), next1);
-        let bad = _mm_or_si128(
-            _mm_andnot_si128(low_next, _mm_cmpeq_epi8(b, byte(0xED))),
-            _mm_and_si128(low_next, _mm_cmpeq_epi8(b, byte(0xE0))),
-        );
-        if (_mm_movemask_epi8(bad) as u32) & ((1u32 << end) - 1) != 0 {
-            break;
-        }
-        let b16 = _mm256_cvtepu8_epi16(b);
-        let n1 = _mm256_cvtepu8_epi16(next1);
-        let n2 = _mm256_cvtepu8_epi16(next2);
-        let low6 = _mm256_set1_epi16(0x3F);
-        let v2 = _mm256_or_si256(
-            _mm256_slli_epi16::<6>(_mm256_and_si256(b16, _mm256_set1_epi16(0x1F))),
-            _mm256_and_si256(n1, low6),
-        );
-        let v3 = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_slli_epi16::<12>(b16),
-                _mm256_slli_epi16::<6>(_mm256_and_si256(n1, low6)),
-            ),
-            _mm256_and_si256(n2, low6),
-        );
-        let values = _mm256_blendv_epi8(
-            _mm256_blendv_epi8(b16, v2, _mm256_cvtepi8_epi16(lead2)),
-            v3,
-            _mm256_cvtepi8_epi16(lead3),
-        );
-        // Drop the lanes of continuation bytes and of bytes past `end`.
-        let drop = c | (0xFFFF & !((1u32 << end) - 1));
-        let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
-        let hi = &KEEP_U16_LANES[(drop >> 8) as usize];
-        // SAFETY: the shuffles are 16 readable bytes; o + 16 <= dst.len() and lo.len <= 8, so
-        // both 8-unit (16-byte) stores are in bounds.
-        unsafe {
-            let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-            let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo),
-            );
-            o += lo.len as usize;
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi),
-            );
-            o += hi.len as usize;
-        }
-        i += end;
+        i += r;
+        o += w;
+        three = t;
     }
     (i, o)
+}
+
+/// At least three bits of `x` set.
+#[inline(always)]
+fn three_bits(x: u64) -> bool {
+    let y = x & x.wrapping_sub(1);
+    y & y.wrapping_sub(1) != 0
+}
+
+/// The 64 bytes at `src[i..]`, starting at a character boundary, validated with the
+/// Keiser-Lemire check and converted to UTF-16 at `dst[o..]` up to the last character that
+/// ends in them; `None` (nothing written that counts) if they hold an error, a byte at or
+/// above 0xF0, or fewer than three three-byte leads. Returns (bytes read, units written); it reads at least 62 bytes.
+///
+/// # Safety
+/// AVX2 must be present, `i + 80 <= src.len()` and `o + 80 <= dst.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_to_utf16_block64(
+    src: &[u8],
+    dst: &mut [u16],
+    i: usize,
+    o: usize,
+    (t1h, t1l, t2h): (__m256i, __m256i, __m256i),
+) -> Option<(usize, usize)> {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    // SAFETY: i + 64 <= src.len() (the caller's contract); unaligned loads.
+    let (a, b) = unsafe {
+        (
+            _mm256_loadu_si256(s.add(i) as *const __m256i),
+            _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+        )
+    };
+    if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+        // SAFETY: o + 64 <= dst.len() (the caller's contract).
+        unsafe {
+            widen32_avx2(s.add(i), d.add(o));
+            widen32_avx2(s.add(i + 32), d.add(o + 32));
+        }
+        return Some((64, 64));
+    }
+    let mask = |x: __m256i, y: __m256i| {
+        _mm256_movemask_epi8(x) as u32 as u64 | (_mm256_movemask_epi8(y) as u32 as u64) << 32
+    };
+    // Three-byte leads E0..EF (and F0..FF, which the check below sends to the exact path).
+    let c3 = _mm256_set1_epi8(-32);
+    let leads3 = mask(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c3), a),
+        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c3), b),
+    );
+    if !three_bits(leads3) {
+        // Mostly ASCII or two-byte characters: the 16-byte steps do them for less.
+        return None;
+    }
+    // The block starts at a character boundary: the bytes before it end a character, which
+    // the check sees as it sees ASCII (zeros). Bytes F0..FF (four-byte leads, invalid bytes)
+    // are left to the exact path.
+    let err = _mm256_or_si256(
+        _mm256_or_si256(
+            check_block(a, _mm256_setzero_si256(), t1h, t1l, t2h),
+            check_block(b, a, t1h, t1l, t2h),
+        ),
+        _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xEFu8 as i8)),
+    );
+    if _mm256_testz_si256(err, err) == 0 {
+        return None;
+    }
+    // Continuation bytes 80..BF (signed -128..-65) and leads C0..EF.
+    let c0 = _mm256_set1_epi8(-64);
+    let conts = mask(_mm256_cmpgt_epi8(c0, a), _mm256_cmpgt_epi8(c0, b));
+    let leads = mask(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c0), a),
+        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c0), b),
+    );
+    // A character that runs past the block is left for the next one (branch-free: the end
+    // varies from block to block).
+    let e63 = (leads >> 63) as usize;
+    let e62 = (leads3 >> 62) as usize & 1 & (e63 ^ 1);
+    let end = 64 - e63 - 2 * e62;
+    // Bit k: position k + 1 starts a character, or is the end.
+    let bounds = ((!conts >> 1) | 1 << 63) & (u64::MAX >> (64 - end));
+    let mut p = 0;
+    let mut w = 0;
+    while p < end {
+        if (leads3 >> p) as u32 & 0xFF_FFFF == 0x24_9249 {
+            // Eight three-byte characters (the common case of CJK text), which end before
+            // the end of the block.
+            // SAFETY: p + 24 <= 64 (the eighth lead is at p + 21 <= 63 - 2), so the bytes
+            // p..p + 28 are within src and the 8 units at o + w <= o + p within dst.
+            unsafe { convert_3x8(s.add(i + p), d.add(o + w)) };
+            p += 24;
+            w += 8;
+            continue;
+        }
+        // The window of 16 bytes at p, up to its last character boundary.
+        let window_end = 16 - ((bounds >> p) as u16).leading_zeros() as usize;
+        let drop = (conts >> p) as u32 & 0xFFFF | (0xFFFF << window_end) & 0xFFFF;
+        // SAFETY: p < 64, so the 16 bytes at i + p are within src (i + 80 <= src.len()), and
+        // o + w + 16 <= o + p + 16 < dst.len() (w <= p: at most a unit per byte).
+        w += unsafe { convert16(s.add(i + p), d.add(o + w), drop) };
+        p += window_end;
+    }
+    Some((end, w))
+}
+
+/// Converts the eight three-byte characters at `s` (valid) to the 8 units at `d`.
+///
+/// # Safety
+/// AVX2 must be present, the 28 bytes at `s` readable and 8 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert_3x8(s: *const u8, d: *mut u16) {
+    // SAFETY: the caller's contract; unaligned loads.
+    let x = unsafe { _mm256_loadu2_m128i(s.add(12) as *const __m128i, s as *const __m128i) };
+    // Each 32-bit lane: the third, second and first byte of a character, then zero.
+    let order = _mm256_setr_epi8(
+        2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1, 2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6,
+        -1, 11, 10, 9, -1,
+    );
+    let x = _mm256_shuffle_epi8(x, order);
+    let v = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(x, _mm256_set1_epi32(0x3F)),
+            _mm256_and_si256(_mm256_srli_epi32::<2>(x), _mm256_set1_epi32(0xFC0)),
+        ),
+        _mm256_and_si256(_mm256_srli_epi32::<4>(x), _mm256_set1_epi32(0xF000)),
+    );
+    let packed = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(v, v));
+    // SAFETY: the caller's contract; an unaligned store.
+    unsafe { _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(packed)) };
+}
+
+/// Converts the 16 bytes at `s`, valid UTF-8 with one- to three-byte characters complete
+/// within them except at the dropped positions, to UTF-16 at `d`: the lanes in `drop`
+/// (continuation bytes and bytes past the last character) are left out. Returns the units
+/// written (16 are stored).
+///
+/// # Safety
+/// AVX2 must be present, the 16 bytes at `s` readable and 16 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert16(s: *const u8, d: *mut u16, drop: u32) -> usize {
+    let byte = |v: u8| _mm_set1_epi8(v as i8);
+    // SAFETY: the caller's contract; unaligned load.
+    let b = unsafe { _mm_loadu_si128(s as *const __m128i) };
+    let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
+    let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
+    // SAFETY: the caller's contract.
+    unsafe { convert16_leads(b, lead2, lead3, d, drop) }
+}
+
+/// [`convert16`] of the bytes `b` with their two- and three-byte leads.
+///
+/// # Safety
+/// AVX2 must be present and 16 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert16_leads(
+    b: __m128i,
+    lead2: __m128i,
+    lead3: __m128i,
+    d: *mut u16,
+    drop: u32,
+) -> usize {
+    let next1 = _mm_srli_si128::<1>(b);
+    let next2 = _mm_srli_si128::<2>(b);
+    let b16 = _mm256_cvtepu8_epi16(b);
+    let n1 = _mm256_cvtepu8_epi16(next1);
+    let n2 = _mm256_cvtepu8_epi16(next2);
+    let low6 = _mm256_set1_epi16(0x3F);
+    let v2 = _mm256_or_si256(
+        _mm256_slli_epi16::<6>(_mm256_and_si256(b16, _mm256_set1_epi16(0x1F))),
+        _mm256_and_si256(n1, low6),
+    );
+    let v3 = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_slli_epi16::<12>(b16),
+            _mm256_slli_epi16::<6>(_mm256_and_si256(n1, low6)),
+        ),
+        _mm256_and_si256(n2, low6),
+    );
+    let values = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(b16, v2, _mm256_cvtepi8_epi16(lead2)),
+        v3,
+        _mm256_cvtepi8_epi16(lead3),
+    );
+    let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
+    let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
+    // SAFETY: the shuffles are 16 readable bytes; lo.len <= 8, so both 8-unit stores are
+    // within the 16 writable units at d.
+    unsafe {
+        let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+        let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+        _mm_storeu_si128(
+            d as *mut __m128i,
+            _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo),
+        );
+        _mm_storeu_si128(
+            d.add(lo.len as usize) as *mut __m128i,
+            _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi),
+        );
+    }
+    lo.len as usize + hi.len as usize
+}
+
+/// Sixteen bytes at `src[i..]` (a character boundary), checked exactly and converted to
+/// UTF-16 at `dst[o..]` up to the last character that ends in them; (0, 0) for a block
+/// holding anything else than valid one- to three-byte characters (a four-byte sequence, an
+/// error). Returns (bytes read, units written, whether it held three or more three-byte
+/// leads).
+///
+/// # Safety
+/// AVX2 must be present, `i + 16 <= src.len()` and `o + 16 <= dst.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_to_utf16_step16(
+    src: &[u8],
+    dst: &mut [u16],
+    i: usize,
+    o: usize,
+) -> (usize, usize, bool) {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let byte = |v: u8| _mm_set1_epi8(v as i8);
+    // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+    let b = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+    if _mm_movemask_epi8(b) == 0 {
+        // Sixteen ASCII bytes.
+        // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
+        unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
+        return (16, 16, false);
+    }
+    let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
+    let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
+    let cont = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xC0)), byte(0x80));
+    // Four-byte leads, invalid bytes F5..FF, and the overlong leads C0 and C1 are left to
+    // the scalar path.
+    let four = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xF0));
+    let c0c1 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xFE)), byte(0xC0));
+    if _mm_movemask_epi8(_mm_or_si128(four, c0c1)) != 0 {
+        return (0, 0, false);
+    }
+    let l2 = _mm_movemask_epi8(lead2) as u32;
+    let l3 = _mm_movemask_epi8(lead3) as u32;
+    let c = _mm_movemask_epi8(cont) as u32;
+    // Continuation bytes must be exactly those the leads call for.
+    let expected = ((l2 << 1) | (l3 << 1) | (l3 << 2)) & 0xFFFF;
+    if c != expected || (l2 | l3) & expected != 0 {
+        return (0, 0, false);
+    }
+    // A character that runs past the block is left for the next one.
+    let end = if l3 & 1 << 14 != 0 {
+        14
+    } else if (l2 | l3) & 1 << 15 != 0 {
+        15
+    } else {
+        16
+    };
+    let next1 = _mm_srli_si128::<1>(b);
+    // "UTF-8 lower boundary" 0xA0 after 0xE0 and "upper boundary" 0x9F after 0xED.
+    let low_next = _mm_cmpeq_epi8(_mm_min_epu8(next1, byte(0x9F)), next1);
+    let bad = _mm_or_si128(
+        _mm_andnot_si128(low_next, _mm_cmpeq_epi8(b, byte(0xED))),
+        _mm_and_si128(low_next, _mm_cmpeq_epi8(b, byte(0xE0))),
+    );
+    if (_mm_movemask_epi8(bad) as u32) & ((1u32 << end) - 1) != 0 {
+        return (0, 0, false);
+    }
+    // Drop the lanes of continuation bytes and of bytes past `end`.
+    let drop = c | (0xFFFF & !((1u32 << end) - 1));
+    // SAFETY: the 16 units at o are in bounds (the caller's contract); the bytes before `end`
+    // are valid one- to three-byte characters, complete.
+    let w = unsafe { convert16_leads(b, lead2, lead3, d.add(o), drop) };
+    (end, w, three_bits(l3 as u64))
 }
