@@ -426,14 +426,50 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
             if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
                 break;
             }
-        } else {
-            let err = _mm256_or_si256(
-                check_block(a, prev_input, t1h, t1l, t2h),
-                check_block(b, a, t1h, t1l, t2h),
-            );
-            if _mm256_testz_si256(err, err) == 0 {
-                break;
+            if COPY {
+                // SAFETY: as for the loads.
+                unsafe {
+                    _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                    _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+                }
             }
+            i += 64;
+            // A run of ASCII: 128 bytes per test, nothing else to track (an ASCII byte
+            // neither ends nor starts a sequence, so the state after it is the initial one).
+            while i + 128 <= n {
+                // SAFETY: i + 128 <= n, in bounds of src (and of dst with COPY) as above.
+                let v = unsafe {
+                    [
+                        _mm256_loadu_si256(s.add(i) as *const __m256i),
+                        _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+                        _mm256_loadu_si256(s.add(i + 64) as *const __m256i),
+                        _mm256_loadu_si256(s.add(i + 96) as *const __m256i),
+                    ]
+                };
+                let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
+                if _mm256_movemask_epi8(any) != 0 {
+                    break;
+                }
+                if COPY {
+                    // SAFETY: as for the loads.
+                    unsafe {
+                        for (k, &x) in v.iter().enumerate() {
+                            _mm256_storeu_si256(d.add(i + 32 * k) as *mut __m256i, x);
+                        }
+                    }
+                }
+                i += 128;
+            }
+            prev_incomplete = _mm256_setzero_si256();
+            prev_input = _mm256_setzero_si256();
+            continue;
+        }
+        let err = _mm256_or_si256(
+            check_block(a, prev_input, t1h, t1l, t2h),
+            check_block(b, a, t1h, t1l, t2h),
+        );
+        if _mm256_testz_si256(err, err) == 0 {
+            break;
         }
         // Non-zero where the chunk ends inside a multi-byte sequence.
         prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
