@@ -16,11 +16,19 @@ fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (S
         error_mode: DecoderErrorMode::Replacement,
         bom,
     });
-    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    // Straight into the result's buffer, sized for the worst case (as encoding_rs does; the
+    // pages past what is written are never touched), then checked as UTF-8 without a copy.
+    let max = d
+        .max_utf8_buffer_length(bytes.len())
+        .expect("input too long");
+    let mut out = alloc::vec![0u8; max];
     let p = d
-        .decode_to_string(bytes, &mut out, true)
+        .decode_to_utf8(bytes, &mut out, true)
         .expect("replacement mode never fails");
-    (out, p.replaced)
+    debug_assert_eq!((p.status, p.read), (Status::InputEmpty, bytes.len()));
+    out.truncate(p.written);
+    let text = crate::simd::string_from_utf8(out).expect("decoder output is UTF-8");
+    (text, p.replaced)
 }
 
 /// Whether all of `bytes` is ASCII that `encoding`'s decoder maps to itself.
