@@ -353,16 +353,19 @@ pub(crate) const fn utf8_pair_entry(cp: u32) -> u32 {
     }
 }
 
-/// Steps 8 and 5.2 to 5.8 ([`PAIRS`]) pre-encoded in UTF-8 ([`Utf8Pairs`]).
-static PAIRS_UTF8: Utf8Pairs = {
+/// A [`Utf16Pairs`] table pre-encoded in UTF-8 ([`Utf8Pairs`]).
+pub(crate) const fn utf8_pairs(pairs: &Utf16Pairs) -> Utf8Pairs {
     let mut out = [0u32; 0x8000];
-    let mut lead = 0;
-    while lead < 0x8000 {
-        out[lead] = utf8_pair_entry(PAIRS[lead] as u32);
-        lead += 1;
+    let mut i = 0;
+    while i < 0x8000 {
+        out[i] = utf8_pair_entry(pairs[i] as u32);
+        i += 1;
     }
     out
-};
+}
+
+/// Steps 8 and 5.2 to 5.8 ([`PAIRS`]) pre-encoded in UTF-8.
+static PAIRS_UTF8: Utf8Pairs = utf8_pairs(&PAIRS);
 
 /// The index code points of a decoder's two-byte sequences, indexed as [`Utf8Pairs`]: a
 /// non-ASCII BMP code point, or 0 for anything else. 64 KiB.

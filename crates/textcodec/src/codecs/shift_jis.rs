@@ -1,7 +1,7 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
-use super::gb18030::{utf16_run, utf8_pair_entry, utf8_run, Utf16Pairs, Utf8Pairs};
+use super::gb18030::{utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, Utf16Pairs, Utf8Pairs};
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
@@ -64,16 +64,8 @@ static PAIRS: Utf16Pairs = {
     out
 };
 
-/// [`PAIRS`] pre-encoded in UTF-8 ([`Utf8Pairs`]).
-static PAIRS_UTF8: Utf8Pairs = {
-    let mut out = [0u32; 0x8000];
-    let mut i = 0;
-    while i < 0x8000 {
-        out[i] = utf8_pair_entry(PAIRS[i] as u32);
-        i += 1;
-    }
-    out
-};
+/// [`PAIRS`] pre-encoded in UTF-8.
+static PAIRS_UTF8: Utf8Pairs = utf8_pairs(&PAIRS);
 
 impl DecodeHandler for ShiftJisDecoder {
     // "Shift_JIS decoder" handler (steps 3 to 7; steps 1 and 2 are `end`).
