@@ -31,26 +31,27 @@ fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (S
     (text, p.replaced)
 }
 
-/// Whether all of `bytes` is ASCII that `encoding`'s decoder maps to itself.
-fn ascii_to_itself(encoding: &'static Encoding, bytes: &[u8]) -> bool {
+/// `bytes` as text, if it is all ASCII that `encoding`'s decoder maps to itself.
+fn ascii_to_itself<'a>(encoding: &'static Encoding, bytes: &'a [u8]) -> Option<&'a str> {
     // Every ASCII-compatible decoder maps ASCII bytes to themselves.
-    if !encoding.is_ascii_compatible() || crate::simd::ascii_len(bytes) != bytes.len() {
-        return false;
+    if !encoding.is_ascii_compatible() {
+        return None;
     }
-    if encoding == ISO_2022_JP {
-        // ISO-2022-JP's ASCII state treats ESC, SO and SI specially.
-        return !bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B));
+    let text = crate::simd::ascii_str(bytes)?;
+    // ISO-2022-JP's ASCII state treats ESC, SO and SI specially.
+    if encoding == ISO_2022_JP && bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B)) {
+        return None;
     }
-    true
+    Some(text)
 }
 
 /// `bytes` as text, if `encoding`'s decoder maps them to themselves (valid UTF-8 for UTF-8;
 /// ASCII it decodes to itself for the others).
 fn decodes_to_itself<'a>(encoding: &'static Encoding, bytes: &'a [u8]) -> Option<&'a str> {
-    if encoding == UTF_8 || ascii_to_itself(encoding, bytes) {
+    if encoding == UTF_8 {
         return crate::simd::str_from_utf8(bytes);
     }
-    None
+    ascii_to_itself(encoding, bytes)
 }
 
 /// "decode": BOM sniffing, then `fallback`'s decoder (or the BOM's) in replacement mode.
@@ -147,7 +148,7 @@ fn encode_all(
 
 /// Whether `encoding`'s encoder maps `text` to its own bytes.
 fn encodes_to_itself(encoding: &'static Encoding, text: &str) -> bool {
-    encoding == UTF_8 || ascii_to_itself(encoding, text.as_bytes())
+    encoding == UTF_8 || ascii_to_itself(encoding, text.as_bytes()).is_some()
 }
 
 /// "encode" (the legacy hook for HTML forms), with "get an output encoding" applied first:

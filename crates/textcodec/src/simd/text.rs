@@ -25,6 +25,16 @@ pub(crate) fn ascii_len(src: &[u8]) -> usize {
     done
 }
 
+/// `src` as a `str`, if it is all ASCII (one pass: the ASCII scan is the UTF-8 check).
+pub(crate) fn ascii_str(src: &[u8]) -> Option<&str> {
+    if ascii_len(src) != src.len() {
+        return None;
+    }
+    debug_assert!(src.is_ascii());
+    // SAFETY: every byte of `src` is below 0x80, and ASCII is valid UTF-8.
+    Some(unsafe { core::str::from_utf8_unchecked(src) })
+}
+
 /// `src` split into its longest valid UTF-8 prefix, as a `str`, and the rest.
 pub(crate) fn valid_prefix(src: &[u8]) -> (&str, &[u8]) {
     let (good, rest) = src.split_at(super::valid_utf8_prefix(src));
@@ -124,6 +134,7 @@ mod tests {
                 );
                 let ascii = case.iter().position(|&b| b >= 0x80).unwrap_or(case.len());
                 assert_eq!(ascii_len(&case), ascii, "{level:?}");
+                assert_eq!(ascii_str(&case).is_some(), ascii == case.len());
             }
         }
         set_level(before);
