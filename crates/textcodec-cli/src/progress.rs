@@ -6,11 +6,19 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-const DELAY: Duration = Duration::from_secs(1);
+/// How long a run goes before the bar appears. `TEXTCODEC_PROGRESS_DELAY_MS` overrides it
+/// (the tests set 0 to see the bar on a short run).
+fn delay() -> Duration {
+    std::env::var("TEXTCODEC_PROGRESS_DELAY_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(Duration::from_secs(1), Duration::from_millis)
+}
 
 pub struct Progress {
     bar: Option<ProgressBar>,
     start: Instant,
+    delay: Duration,
     shown: bool,
 }
 
@@ -39,6 +47,7 @@ impl Progress {
         Progress {
             bar,
             start: Instant::now(),
+            delay: delay(),
             shown: false,
         }
     }
@@ -47,7 +56,7 @@ impl Progress {
     pub fn inc(&mut self, n: usize) {
         if let Some(bar) = &self.bar {
             bar.inc(n as u64);
-            if !self.shown && self.start.elapsed() >= DELAY {
+            if !self.shown && self.start.elapsed() >= self.delay {
                 self.shown = true;
                 bar.set_draw_target(ProgressDrawTarget::stderr());
             }

@@ -762,6 +762,49 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
     assert_eq!(out.stdout, lib_encode(enc("latin1"), &input));
 }
 
+/// Runs `textcodec ARGS` with standard error (and output) on a pseudo-terminal, through
+/// util-linux `script`; returns what the terminal showed.
+fn on_a_terminal(args: &[&str]) -> String {
+    let dir = tempdir();
+    let transcript = dir.path().join("terminal");
+    let mut command = String::from(env!("CARGO_BIN_EXE_textcodec"));
+    for a in args {
+        command.push_str(&format!(" '{a}'"));
+    }
+    let status = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command])
+        .arg(&transcript)
+        .env("TEXTCODEC_PROGRESS_DELAY_MS", "0")
+        .env("COLUMNS", "120")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("util-linux `script` (package bsdutils) gives the test a terminal");
+    assert!(status.success(), "{command}");
+    String::from_utf8_lossy(&fs::read(&transcript).unwrap()).into_owned()
+}
+
+#[test]
+fn progress_bar_on_a_terminal_shows_bytes_rate_and_eta() {
+    let dir = tempdir();
+    let input = dir.path().join("in.txt");
+    let output = dir.path().join("out.txt");
+    // Big enough for the bar to be drawn at least once while converting.
+    let text = "Mars est la quatrième planète par ordre de distance au Soleil.\n".repeat(400_000);
+    fs::write(&input, lib_encode(enc("windows-1252"), &text)).unwrap();
+    let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
+
+    let shown = on_a_terminal(&["convert", "-f", "windows-1252", i, "-o", o]);
+    // The input size is known: bytes done of the total, the rate and the time left.
+    assert!(shown.contains(" left)"), "{shown:?}");
+    assert!(shown.contains("B/s"), "{shown:?}");
+    assert!(shown.contains("MiB"), "{shown:?}");
+    assert_eq!(fs::read_to_string(&output).unwrap(), text);
+
+    let quiet = on_a_terminal(&["convert", "-q", "-f", "windows-1252", i, "-o", o]);
+    assert!(!quiet.contains("B/s"), "{quiet:?}");
+}
+
 // ---------------------------------------------------------------- the shipped sample
 
 #[test]
