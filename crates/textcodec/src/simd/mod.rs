@@ -261,8 +261,12 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
     #[cfg(target_arch = "x86_64")]
-    if n >= 64 && level() == Level::Avx2 {
-        return x86::copy_valid_utf8_avx2(src, dst);
+    if level() == Level::Avx2 {
+        return if n >= 64 {
+            x86::copy_valid_utf8_avx2(src, dst)
+        } else {
+            x86::copy_valid_utf8_short_avx2(src, dst)
+        };
     }
     #[cfg(target_arch = "aarch64")]
     if n >= 32 && level() == Level::Neon {
@@ -275,8 +279,12 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 #[inline]
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if src.len() >= 64 && level() == Level::Avx2 {
-        return x86::valid_utf8_prefix_avx2(src);
+    if level() == Level::Avx2 {
+        return if src.len() >= 64 {
+            x86::valid_utf8_prefix_avx2(src)
+        } else {
+            x86::valid_utf8_prefix_short_avx2(src)
+        };
     }
     scalar::valid_utf8_prefix(src)
 }
@@ -775,6 +783,65 @@ mod tests {
                 .encode_utf16()
                 .collect();
             assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
+        }
+    }
+
+    #[test]
+    fn short_utf8_validation_agrees_with_std() {
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            let check = |src: &[u8]| {
+                let want = scalar::valid_utf8_prefix(src);
+                assert_eq!(x86::valid_utf8_prefix_short_avx2(src), want, "{src:02X?}");
+                let mut dst = [0xAAu8; 64];
+                let got = x86::copy_valid_utf8_short_avx2(src, &mut dst[..src.len()]);
+                assert_eq!(got, want, "{src:02X?}");
+                assert_eq!(&dst[..got], &src[..got]);
+            };
+            // Every one- and two-byte input, and every pair after 61 bytes of text (the last
+            // bytes before the padding).
+            let text = "Mars, le quatrième planète — 火星 😀 ".as_bytes();
+            for hi in 0..=255u8 {
+                for lo in 0..=255u8 {
+                    check(&[hi, lo]);
+                    let mut long = [b'a'; 63];
+                    long[..text.len().min(61)].copy_from_slice(&text[..text.len().min(61)]);
+                    long[61] = hi;
+                    long[62] = lo;
+                    check(&long);
+                }
+                check(&[hi]);
+            }
+            // Characters of every length, damaged and cut at every length up to 63.
+            let pieces = [
+                "a",
+                "é",
+                "ж",
+                "火",
+                "ก",
+                "😀",
+                "\u{7FF}",
+                "\u{FFFF}",
+                "\u{10FFFF}",
+            ];
+            let mut x: u32 = 0x0F1E_2D3C;
+            for round in 0..30_000 {
+                let mut b = std::vec::Vec::new();
+                while b.len() < 70 {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    b.extend_from_slice(pieces[(x >> 5) as usize % pieces.len()].as_bytes());
+                }
+                for _ in 0..(round % 3) {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let at = (x >> 9) as usize % 64;
+                    b[at] = (x >> 20) as u8;
+                }
+                check(&b[..round % 64]);
+            }
         }
     }
 

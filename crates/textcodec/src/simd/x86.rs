@@ -328,6 +328,70 @@ pub(crate) fn valid_utf8_prefix_avx2(src: &[u8]) -> usize {
     b + scalar::valid_utf8_prefix(&src[b..])
 }
 
+/// Copies `src`, shorter than 64 bytes, if all of it is complete, valid UTF-8 (AVX2): the
+/// whole-input case of [`copy_valid_utf8_avx2`] for short strings (URLs, form fields,
+/// headers), where the block loop never starts. The bytes are checked as one block padded
+/// with zeros; otherwise (an error, a character cut at the end) the scalar validator finds
+/// the exact prefix. Returns its length.
+#[inline]
+pub(crate) fn copy_valid_utf8_short_avx2(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = src.len();
+    debug_assert!(n < 64 && dst.len() >= n);
+    if has_avx2() && n < 64 && dst.len() >= n {
+        let mut padded = [0u8; 64];
+        padded[..n].copy_from_slice(src);
+        // SAFETY: AVX2 is present.
+        if unsafe { padded_is_valid(&padded) } {
+            dst[..n].copy_from_slice(src);
+            return n;
+        }
+    }
+    scalar::copy_valid_utf8(src, dst)
+}
+
+/// The length of the longest prefix of `src`, shorter than 64 bytes, that is complete, valid
+/// UTF-8 (AVX2), checked as [`copy_valid_utf8_short_avx2`] checks it, without the copy.
+#[inline]
+pub(crate) fn valid_utf8_prefix_short_avx2(src: &[u8]) -> usize {
+    let n = src.len();
+    debug_assert!(n < 64);
+    if has_avx2() && n < 64 {
+        let mut padded = [0u8; 64];
+        padded[..n].copy_from_slice(src);
+        // SAFETY: AVX2 is present.
+        if unsafe { padded_is_valid(&padded) } {
+            return n;
+        }
+    }
+    scalar::valid_utf8_prefix(src)
+}
+
+/// Whether the 64 bytes are valid UTF-8 from a character boundary to their end. Given a
+/// string of at most 63 bytes followed by zeros, that is whether the string is valid and
+/// complete: a sequence cut short by the end meets a zero, which the check flags as it flags
+/// any lead byte without its continuation bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn padded_is_valid(padded: &[u8; 64]) -> bool {
+    let p = padded.as_ptr();
+    // SAFETY: `padded` is 64 readable bytes; unaligned loads.
+    let (a, b) = unsafe {
+        (
+            _mm256_loadu_si256(p as *const __m256i),
+            _mm256_loadu_si256(p.add(32) as *const __m256i),
+        )
+    };
+    if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+        return true;
+    }
+    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    let err = _mm256_or_si256(
+        check_block(a, _mm256_setzero_si256(), t1h, t1l, t2h),
+        check_block(b, a, t1h, t1l, t2h),
+    );
+    _mm256_testz_si256(err, err) != 0
+}
+
 /// Everything before `checked` is valid except, possibly, an incomplete last character: the
 /// position of that character's first byte, where exact checking restarts.
 #[inline]
