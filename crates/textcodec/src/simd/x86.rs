@@ -339,10 +339,10 @@ pub(crate) fn copy_valid_utf8_short_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     debug_assert!(n < 64 && dst.len() >= n);
     if has_avx2() && n < 64 && dst.len() >= n {
         let mut padded = [0u8; 64];
-        padded[..n].copy_from_slice(src);
+        copy_short(src, &mut padded);
         // SAFETY: AVX2 is present.
         if unsafe { padded_is_valid(&padded) } {
-            dst[..n].copy_from_slice(src);
+            copy_short(src, dst);
             return n;
         }
     }
@@ -357,13 +357,35 @@ pub(crate) fn valid_utf8_prefix_short_avx2(src: &[u8]) -> usize {
     debug_assert!(n < 64);
     if has_avx2() && n < 64 {
         let mut padded = [0u8; 64];
-        padded[..n].copy_from_slice(src);
+        copy_short(src, &mut padded);
         // SAFETY: AVX2 is present.
         if unsafe { padded_is_valid(&padded) } {
             return n;
         }
     }
     scalar::valid_utf8_prefix(src)
+}
+
+/// Copies `src`, shorter than 64 bytes, to the start of `dst` with two fixed-size moves that
+/// overlap in the middle (no call to `memcpy`, whose size dispatch costs more than the copy).
+#[inline(always)]
+fn copy_short(src: &[u8], dst: &mut [u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    if n >= 32 {
+        dst[..32].copy_from_slice(&src[..32]);
+        dst[n - 32..].copy_from_slice(&src[n - 32..]);
+    } else if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else {
+        for (d, &b) in dst.iter_mut().zip(src) {
+            *d = b;
+        }
+    }
 }
 
 /// Whether the 64 bytes are valid UTF-8 from a character boundary to their end. Given a
