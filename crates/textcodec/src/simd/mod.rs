@@ -812,6 +812,28 @@ mod tests {
                 }
                 check(&[hi]);
             }
+            // Every length, with each kind of bad byte at every position, in ASCII and in
+            // text of two-, three- and four-byte characters (the windows' edges fall inside
+            // characters at some lengths).
+            for base in [
+                "a".repeat(64),
+                "é".repeat(32),
+                "火".repeat(22),
+                "😀".repeat(16),
+            ] {
+                for n in 0..64 {
+                    let mut b = base.as_bytes()[..n].to_vec();
+                    check(&b);
+                    for p in 0..n {
+                        for bad in [0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF] {
+                            let keep = b[p];
+                            b[p] = bad;
+                            check(&b);
+                            b[p] = keep;
+                        }
+                    }
+                }
+            }
             // Characters of every length, damaged and cut at every length up to 63.
             let pieces = [
                 "a",

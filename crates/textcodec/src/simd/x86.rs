@@ -337,14 +337,10 @@ pub(crate) fn valid_utf8_prefix_avx2(src: &[u8]) -> usize {
 pub(crate) fn copy_valid_utf8_short_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
     debug_assert!(n < 64 && dst.len() >= n);
-    if has_avx2() && n < 64 && dst.len() >= n {
-        let mut padded = [0u8; 64];
-        copy_short(src, &mut padded);
-        // SAFETY: AVX2 is present.
-        if unsafe { padded_is_valid(&padded) } {
-            copy_short(src, dst);
-            return n;
-        }
+    // SAFETY: AVX2 is present (checked first).
+    if has_avx2() && n < 64 && dst.len() >= n && unsafe { short_is_valid(src) } {
+        copy_short(src, dst);
+        return n;
     }
     scalar::copy_valid_utf8(src, dst)
 }
@@ -355,13 +351,9 @@ pub(crate) fn copy_valid_utf8_short_avx2(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn valid_utf8_prefix_short_avx2(src: &[u8]) -> usize {
     let n = src.len();
     debug_assert!(n < 64);
-    if has_avx2() && n < 64 {
-        let mut padded = [0u8; 64];
-        copy_short(src, &mut padded);
-        // SAFETY: AVX2 is present.
-        if unsafe { padded_is_valid(&padded) } {
-            return n;
-        }
+    // SAFETY: AVX2 is present (checked first).
+    if has_avx2() && n < 64 && unsafe { short_is_valid(src) } {
+        return n;
     }
     scalar::valid_utf8_prefix(src)
 }
@@ -387,6 +379,84 @@ fn copy_short(src: &[u8], dst: &mut [u8]) {
         }
     }
 }
+
+/// Whether `src`, shorter than 64 bytes, is complete, valid UTF-8.
+///
+/// Most lengths need no copy: two windows that overlap, the first `src`'s start and the
+/// second its end, are checked each from a character boundary, the second with its first
+/// three flags dropped (their context, the bytes before the window, is missing; the first
+/// window checks those positions in context). The Keiser-Lemire check flags a malformed
+/// sequence at a byte from that byte and the three before it, so every position is checked
+/// once in context if the second window's fourth byte is not past the first window's end:
+/// 32-byte windows for 32 to 61 bytes, 16-byte ones (the two halves of one vector) for 16
+/// to 29. A character cut at the end is seen by the incomplete test of the last bytes. Other
+/// lengths are copied into a zeroed 64-byte block (a load that spans several recent stores
+/// waits for them, so the copy costs more than the check).
+///
+/// # Safety
+/// AVX2 must be present.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn short_is_valid(src: &[u8]) -> bool {
+    let n = src.len();
+    let s = src.as_ptr();
+    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    let zero = _mm256_setzero_si256();
+    // SAFETY: both constants are 32 readable bytes; unaligned loads.
+    let (incomplete_max, keep) = unsafe {
+        (
+            _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i),
+            _mm256_loadu_si256(KEEP_FROM_3.as_ptr() as *const __m256i),
+        )
+    };
+    if (32..=61).contains(&n) {
+        // SAFETY: 32 <= n = src.len(): the 32 bytes at 0 and at n - 32 are within src.
+        let (first, last) = unsafe {
+            (
+                _mm256_loadu_si256(s as *const __m256i),
+                _mm256_loadu_si256(s.add(n - 32) as *const __m256i),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(first, last)) == 0 {
+            return true;
+        }
+        let err = _mm256_or_si256(
+            _mm256_or_si256(
+                check_block(first, zero, t1h, t1l, t2h),
+                _mm256_and_si256(check_block(last, zero, t1h, t1l, t2h), keep),
+            ),
+            _mm256_subs_epu8(last, incomplete_max),
+        );
+        return _mm256_testz_si256(err, err) != 0;
+    }
+    if (16..=29).contains(&n) {
+        // SAFETY: 16 <= n = src.len(): the 16 bytes at 0 and at n - 16 are within src.
+        let v =
+            unsafe { _mm256_loadu2_m128i(s.add(n - 16) as *const __m128i, s as *const __m128i) };
+        if _mm256_movemask_epi8(v) == 0 {
+            return true;
+        }
+        // The upper half's first three flags, at 16..19, are dropped.
+        let keep = _mm256_permute4x64_epi64::<0b01_00_01_01>(keep);
+        let err = _mm256_or_si256(
+            _mm256_and_si256(check_block(v, zero, t1h, t1l, t2h), keep),
+            _mm256_subs_epu8(v, incomplete_max),
+        );
+        return _mm256_testz_si256(err, err) != 0;
+    }
+    let mut padded = [0u8; 64];
+    copy_short(src, &mut padded);
+    padded_is_valid(&padded)
+}
+
+/// All ones but the first three bytes: the flags [`short_is_valid`] keeps of a window.
+const KEEP_FROM_3: [u8; 32] = {
+    let mut keep = [0xFFu8; 32];
+    keep[0] = 0;
+    keep[1] = 0;
+    keep[2] = 0;
+    keep
+};
 
 /// Whether the 64 bytes are valid UTF-8 from a character boundary to their end. Given a
 /// string of at most 63 bytes followed by zeros, that is whether the string is valid and
