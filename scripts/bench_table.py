@@ -22,7 +22,7 @@ import sys
 
 TC, ER = "textcodec", "encoding_rs"
 TC_FAST, ER_FAST = "textcodec_fastrun", "encoding_rs_fast"
-EXTRAS = ["std", "simdutf8", "memcpy"]
+EXTRAS = ["std", "simdutf8", "simdutf8_only", "memcpy"]
 CJK = {"Shift_JIS", "EUC-JP", "ISO-2022-JP", "EUC-KR", "GBK", "gb18030", "Big5"}
 
 DIRECTION_TITLE = {
