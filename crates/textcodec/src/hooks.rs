@@ -16,18 +16,18 @@ fn decode_all(bytes: &[u8], encoding: &'static Encoding, bom: BomHandling) -> (S
         error_mode: DecoderErrorMode::Replacement,
         bom,
     });
-    // Straight into the result's buffer, sized for the worst case (as encoding_rs does; the
-    // pages past what is written are never touched), then checked as UTF-8 without a copy.
+    // The result's capacity is the worst case (as encoding_rs reserves it; memory that is
+    // never written is never touched), and `decode_to_string` fills it through a small
+    // buffer that stays in L1: zeroing a worst-case buffer up front cost more than the
+    // decoding of Latin text (three bytes per input byte, memset below the mmap threshold).
     let max = d
         .max_utf8_buffer_length(bytes.len())
         .expect("input too long");
-    let mut out = alloc::vec![0u8; max];
+    let mut text = String::with_capacity(max);
     let p = d
-        .decode_to_utf8(bytes, &mut out, true)
+        .decode_to_string(bytes, &mut text, true)
         .expect("replacement mode never fails");
     debug_assert_eq!((p.status, p.read), (Status::InputEmpty, bytes.len()));
-    out.truncate(p.written);
-    let text = crate::simd::string_from_utf8(out).expect("decoder output is UTF-8");
     (text, p.replaced)
 }
 

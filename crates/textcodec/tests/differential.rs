@@ -979,3 +979,56 @@ fn corpus_files_through_every_encoder() {
     }
     f.finish();
 }
+
+/// The one-call "decode" hook on inputs of many kilobytes (its output crosses the internal
+/// buffer's edges), for every encoding: corpus text encoded in it, damaged at random places,
+/// with and without a BOM; the text, the encoding used and the error flag match encoding_rs.
+#[test]
+fn decode_hook_on_long_inputs_matches_encoding_rs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/corpus/wikipedia");
+    let mut text = String::new();
+    for lang in ["fr", "ru", "ja", "zh_cn", "ko", "el"] {
+        let t = std::fs::read_to_string(dir.join(format!("{lang}.txt"))).expect("corpus file");
+        let cut = (0..=12_000.min(t.len()))
+            .rev()
+            .find(|&i| t.is_char_boundary(i))
+            .unwrap();
+        text.push_str(&t[..cut]);
+    }
+    let mut rng = Rng::new(0xD1CE);
+    let mut f = Failures::new("decode hook on long inputs");
+    for &enc in Encoding::all() {
+        let er = oracle(enc);
+        let mut bytes = match enc.name() {
+            "UTF-16LE" => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            "UTF-16BE" => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+            _ => er.encode(&text).0.into_owned(),
+        };
+        let clean = bytes.clone();
+        for _ in 0..20 {
+            let at = rng.below(bytes.len());
+            bytes[at] = rng.byte();
+        }
+        let boms: [&[u8]; 4] = [b"", b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xFE\xFF"];
+        for (input, bom) in [
+            (&clean, boms[0]),
+            (&bytes, boms[0]),
+            (&bytes, boms[rng.below(4)]),
+        ] {
+            let src = [bom, &input[..]].concat();
+            let (got, got_enc, got_err) = textcodec::decode(&src, enc);
+            let (want, want_enc, want_err) = er.decode(&src);
+            if got != want || got_enc.name() != want_enc.name() || got_err != want_err {
+                f.push(format!(
+                    "{} (BOM {bom:02X?}, {} bytes): decode gives {} / {got_err}, encoding_rs {} / {want_err}; texts equal: {}",
+                    enc.name(),
+                    src.len(),
+                    got_enc.name(),
+                    want_enc.name(),
+                    got == want
+                ));
+            }
+        }
+    }
+    f.finish();
+}

@@ -445,7 +445,7 @@ pub(crate) mod x86;
 pub(crate) mod aarch64;
 
 mod text;
-pub(crate) use text::{ascii_str, str_from_utf8, string_from_utf8, valid_prefix};
+pub(crate) use text::{ascii_str, str_from_utf8, valid_prefix};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {

@@ -44,17 +44,6 @@ pub(crate) fn valid_prefix(src: &[u8]) -> (&str, &[u8]) {
     (unsafe { core::str::from_utf8_unchecked(good) }, rest)
 }
 
-/// `bytes` as a `String`, if it is valid UTF-8.
-pub(crate) fn string_from_utf8(bytes: alloc::vec::Vec<u8>) -> Option<alloc::string::String> {
-    if super::valid_utf8_prefix(&bytes) != bytes.len() {
-        return None;
-    }
-    debug_assert!(core::str::from_utf8(&bytes).is_ok());
-    // SAFETY: `valid_utf8_prefix` found all of `bytes` to be valid UTF-8, as in
-    // `valid_prefix`.
-    Some(unsafe { alloc::string::String::from_utf8_unchecked(bytes) })
-}
-
 /// `src` as a `str`, if it is valid UTF-8.
 pub(crate) fn str_from_utf8(src: &[u8]) -> Option<&str> {
     match valid_prefix(src) {
@@ -127,11 +116,6 @@ mod tests {
                 assert_eq!(str_from_utf8(&case).is_some(), want == case.len());
                 let (good, rest) = valid_prefix(&case);
                 assert_eq!((good.as_bytes(), rest), case.split_at(want));
-                let owned = string_from_utf8(case.clone());
-                assert_eq!(
-                    owned.as_deref().map(str::as_bytes),
-                    (want == case.len()).then_some(&case[..])
-                );
                 let ascii = case.iter().position(|&b| b >= 0x80).unwrap_or(case.len());
                 assert_eq!(ascii_len(&case), ascii, "{level:?}");
                 assert_eq!(ascii_str(&case).is_some(), ascii == case.len());
