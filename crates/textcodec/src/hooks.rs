@@ -129,21 +129,41 @@ pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, DecodeError
     }
 }
 
-/// Encodes all of `text` with `encoder` (made from `encoding`).
+/// Encodes all of `text` with `encoding`'s encoder in `mode`.
 fn encode_all(
     text: &str,
     encoding: &'static Encoding,
     mode: EncoderErrorMode,
 ) -> Result<(Vec<u8>, bool), EncodeError> {
     let mut e = encoding.new_encoder(mode);
-    let max = e
-        .max_buffer_length_from_utf8(text.len())
-        .expect("input too long");
-    let mut out = alloc::vec![0u8; max];
-    let p = e.encode_from_utf8(text, &mut out, true)?;
-    debug_assert_eq!(p.status, Status::InputEmpty);
-    out.truncate(p.written);
-    Ok((out, p.replaced))
+    // Through a small buffer that stays in L1 into the result, reserved for the common case
+    // (no character references: at most the input's length plus, for ISO-2022-JP and
+    // gb18030, some slack) and grown if need be. A zeroed worst-case buffer (ten bytes per
+    // character in HTML mode) cost more to clear than the encoding of the text.
+    let mut out = Vec::with_capacity(text.len() + text.len() / 8 + 16);
+    let mut buf = [0u8; 8192];
+    let mut read = 0;
+    let mut replaced = false;
+    loop {
+        let p = match e.encode_from_utf8(&text[read..], &mut buf, true) {
+            Ok(p) => p,
+            Err(err) => {
+                out.extend_from_slice(&buf[..err.written]);
+                return Err(EncodeError {
+                    read: read + err.read,
+                    written: out.len(),
+                    unmappable: err.unmappable,
+                });
+            }
+        };
+        out.extend_from_slice(&buf[..p.written]);
+        read += p.read;
+        replaced |= p.replaced;
+        if p.status == Status::InputEmpty {
+            debug_assert_eq!(read, text.len());
+            return Ok((out, replaced));
+        }
+    }
 }
 
 /// Whether `encoding`'s encoder maps `text` to its own bytes.

@@ -1032,3 +1032,58 @@ fn decode_hook_on_long_inputs_matches_encoding_rs() {
     }
     f.finish();
 }
+
+/// The one-call "encode" hooks on long text (the output crosses the internal buffer's
+/// edges), in every encoding: corpus text in several scripts, so most encoders meet
+/// characters they lack. `encode` matches encoding_rs's; `encode_or_fail` stops where
+/// encoding_rs's encoder without replacement stops, with the same counts.
+#[test]
+fn encode_hooks_on_long_text_match_encoding_rs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/corpus/wikipedia");
+    let mut f = Failures::new("encode hooks on long text");
+    for langs in [
+        &["fr", "de"][..],
+        &["ru", "el", "ja"],
+        &["zh_cn", "ko", "th"],
+    ] {
+        let mut text = String::new();
+        for lang in langs {
+            let t = std::fs::read_to_string(dir.join(format!("{lang}.txt"))).expect("corpus file");
+            let cut = (0..=20_000.min(t.len()))
+                .rev()
+                .find(|&i| t.is_char_boundary(i))
+                .unwrap();
+            text.push_str(&t[..cut]);
+        }
+        for &enc in Encoding::all() {
+            let er = oracle(enc);
+            let (got, got_enc, got_rep) = textcodec::encode(&text, enc);
+            let (want, want_enc, want_rep) = er.encode(&text);
+            if got != want || got_enc.name() != want_enc.name() || got_rep != want_rep {
+                f.push(format!(
+                    "{} {langs:?}: encode gives {} bytes in {} / {got_rep}, encoding_rs {} in {} / {want_rep}",
+                    enc.name(),
+                    got.len(),
+                    got_enc.name(),
+                    want.len(),
+                    want_enc.name()
+                ));
+            }
+            let mut e = want_enc.new_encoder();
+            let mut dst = vec![0u8; text.len() * 4 + 16];
+            let (res, read, written) =
+                e.encode_from_utf8_without_replacement(&text, &mut dst, true);
+            match (textcodec::encode_or_fail(&text, enc), res) {
+                (Ok(bytes), EncoderResult::InputEmpty) if *bytes == dst[..written] => {}
+                (Err(err), EncoderResult::Unmappable(c))
+                    if (err.read, err.written, err.unmappable) == (read, written, c) => {}
+                (got, want) => f.push(format!(
+                    "{} {langs:?}: encode_or_fail gives {:?}, encoding_rs {want:?} at {read}/{written}",
+                    enc.name(),
+                    got.map(|b| b.len())
+                )),
+            }
+        }
+    }
+    f.finish();
+}
