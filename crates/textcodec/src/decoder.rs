@@ -845,12 +845,32 @@ impl Decoder {
         dst: &mut alloc::string::String,
         last: bool,
     ) -> Result<Progress, DecodeError> {
-        let mut buf = [0u8; 8192];
+        // The output goes through a buffer on the stack, which is cleared first: a small one
+        // when the output is sure to fit (short strings), else 8 KiB, which stays in L1.
+        if self
+            .max_utf8_buffer_length(src.len())
+            .is_some_and(|n| n <= 256)
+        {
+            self.decode_to_string_through(src, dst, last, &mut [0u8; 256])
+        } else {
+            self.decode_to_string_through(src, dst, last, &mut [0u8; 8192])
+        }
+    }
+
+    /// [`Decoder::decode_to_string`] through `buf`.
+    #[inline(always)]
+    fn decode_to_string_through(
+        &mut self,
+        src: &[u8],
+        dst: &mut alloc::string::String,
+        last: bool,
+        buf: &mut [u8],
+    ) -> Result<Progress, DecodeError> {
         let mut read = 0;
         let mut written = 0;
         let mut replaced = false;
         loop {
-            let r = self.decode_to_utf8(&src[read..], &mut buf, last);
+            let r = self.decode_to_utf8(&src[read..], buf, last);
             let (p_read, p_written, done, err) = match r {
                 Ok(p) => {
                     replaced |= p.replaced;

@@ -2185,3 +2185,42 @@ fn api_shapes() {
     assert!(a == Encoding::for_label(b"utf8").unwrap());
     assert!(a != UTF_16LE);
 }
+
+/// `decode_to_string` in fatal mode, with the error after outputs of every size class of its
+/// internal buffer (short strings, one buffer, several): the error's counts are exact, the
+/// text before it is appended, and decoding resumes after it.
+#[test]
+fn decode_to_string_fatal_error_at_any_distance() {
+    for enc in [
+        textcodec::UTF_8,
+        textcodec::WINDOWS_1253,
+        textcodec::SHIFT_JIS,
+    ] {
+        for len in [0, 1, 50, 85, 86, 200, 8191, 8192, 8193, 30_000] {
+            let text: String = "Ωω火a".chars().cycle().take(len).collect();
+            let (good, _, _) = textcodec::encode(&text, enc);
+            let good = good.into_owned();
+            // Malformed in UTF-8 and Shift_JIS; unassigned in windows-1253.
+            let bad: &[u8] = if enc == textcodec::WINDOWS_1253 {
+                b"\xAA"
+            } else {
+                b"\xFF"
+            };
+            let src = [&good[..], bad, b"tail"].concat();
+            let mut d = enc.new_decoder(dopts(true, BomHandling::Keep));
+            let mut s = String::from("x");
+            let err = d.decode_to_string(&src, &mut s, true).unwrap_err();
+            let (want, _, _) = textcodec::decode(&good, enc);
+            assert_eq!(
+                (err.read, err.written),
+                (good.len() + 1, want.len()),
+                "{} {len}",
+                enc.name()
+            );
+            assert_eq!(s[1..], *want, "{} {len}", enc.name());
+            let p = d.decode_to_string(&src[err.read..], &mut s, true).unwrap();
+            assert_eq!((p.read, p.written), (4, 4));
+            assert!(s.ends_with("tail") && s.len() == 1 + want.len() + 4);
+        }
+    }
+}
