@@ -756,11 +756,12 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     (i, o)
 }
 
-/// UTF-8 to UTF-16, sixteen input bytes at a time, for blocks of one-, two- and three-byte
-/// characters that the spec's UTF-8 decoder accepts (AVX2); returns (bytes read, units
-/// written). `src` must start at a character boundary. Stops, leaving the rest to the caller,
-/// at a block holding anything else (a four-byte sequence, an error), when fewer than 16 input
-/// bytes remain, or when `dst` has fewer than 16 units of room.
+/// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
+/// accepts (AVX2): 64 input bytes at a time where they are all such characters, sixteen at a
+/// time around anything else and for the last bytes. Returns (bytes read, units written).
+/// `src` must start at a character boundary. Stops, leaving the rest to the caller, at a
+/// block of sixteen bytes holding anything else (a four-byte sequence, an error), when fewer
+/// than 16 input bytes remain, or when `dst` has fewer than 16 units of room.
 #[inline]
 pub(crate) fn utf8_to_utf16_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     if !has_avx2() {
@@ -775,45 +776,43 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
     let (n, room) = (src.len(), dst.len());
     let (mut i, mut o) = (0usize, 0usize);
     let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
-    // Whether the text is mostly three-byte characters (CJK, Thai), which go 64 bytes at a
-    // time; the rest goes sixteen bytes at a time.
-    let mut three = false;
     loop {
-        if three && i + 80 <= n && o + 80 <= room {
+        while i + 80 <= n && o + 80 <= room {
             // SAFETY: AVX2 is present; i + 80 <= src.len() and o + 80 <= dst.len(), the
             // lengths `utf8_to_utf16_block64` reads and writes.
-            if let Some((r, w)) = unsafe { utf8_to_utf16_block64(src, dst, i, o, tables) } {
-                i += r;
-                o += w;
-                continue;
+            match unsafe { utf8_to_utf16_block64(src, dst, i, o, tables) } {
+                Some((r, w)) => {
+                    i += r;
+                    o += w;
+                }
+                None => break,
             }
         }
-        if i + 16 > n || o + 16 > room {
-            break;
+        // The block that failed (or the last bytes), sixteen bytes at a time.
+        let stop = i + 64;
+        loop {
+            if i + 16 > n || o + 16 > room {
+                return (i, o);
+            }
+            // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
+            let (r, w) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
+            if r == 0 {
+                return (i, o);
+            }
+            i += r;
+            o += w;
+            if i >= stop {
+                break;
+            }
         }
-        // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
-        let (r, w, t) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
-        if r == 0 {
-            break;
-        }
-        i += r;
-        o += w;
-        three = t;
     }
-    (i, o)
-}
-
-/// At least three bits of `x` set.
-#[inline(always)]
-fn three_bits(x: u64) -> bool {
-    let y = x & x.wrapping_sub(1);
-    y & y.wrapping_sub(1) != 0
 }
 
 /// The 64 bytes at `src[i..]`, starting at a character boundary, validated with the
 /// Keiser-Lemire check and converted to UTF-16 at `dst[o..]` up to the last character that
-/// ends in them; `None` (nothing written that counts) if they hold an error, a byte at or
-/// above 0xF0, or fewer than three three-byte leads. Returns (bytes read, units written); it reads at least 62 bytes.
+/// ends in them, without a branch on the mix of characters; `None` (nothing written that
+/// counts) if they hold an error, a byte at or above 0xF0, or fewer than `SPARSE` bytes at or
+/// above 0x80. Returns (bytes read, units written); it reads at least 62 bytes.
 ///
 /// # Safety
 /// AVX2 must be present, `i + 80 <= src.len()` and `o + 80 <= dst.len()`.
@@ -834,7 +833,9 @@ unsafe fn utf8_to_utf16_block64(
             _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
         )
     };
-    if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+    let high =
+        _mm256_movemask_epi8(a) as u32 as u64 | (_mm256_movemask_epi8(b) as u32 as u64) << 32;
+    if high == 0 {
         // SAFETY: o + 64 <= dst.len() (the caller's contract).
         unsafe {
             widen32_avx2(s.add(i), d.add(o));
@@ -842,17 +843,9 @@ unsafe fn utf8_to_utf16_block64(
         }
         return Some((64, 64));
     }
-    let mask = |x: __m256i, y: __m256i| {
-        _mm256_movemask_epi8(x) as u32 as u64 | (_mm256_movemask_epi8(y) as u32 as u64) << 32
-    };
-    // Three-byte leads E0..EF (and F0..FF, which the check below sends to the exact path).
-    let c3 = _mm256_set1_epi8(-32);
-    let leads3 = mask(
-        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c3), a),
-        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c3), b),
-    );
-    if !three_bits(leads3) {
-        // Mostly ASCII or two-byte characters: the 16-byte steps do them for less.
+    if high.count_ones() < SPARSE {
+        // A few two-byte characters among ASCII (Latin scripts): the 16-byte steps widen
+        // the ASCII parts for less.
         return None;
     }
     // The block starts at a character boundary: the bytes before it end a character, which
@@ -868,43 +861,50 @@ unsafe fn utf8_to_utf16_block64(
     if _mm256_testz_si256(err, err) == 0 {
         return None;
     }
-    // Continuation bytes 80..BF (signed -128..-65) and leads C0..EF.
+    // Continuation bytes 80..BF (signed -128..-65).
     let c0 = _mm256_set1_epi8(-64);
-    let conts = mask(_mm256_cmpgt_epi8(c0, a), _mm256_cmpgt_epi8(c0, b));
-    let leads = mask(
-        _mm256_cmpeq_epi8(_mm256_max_epu8(a, c0), a),
-        _mm256_cmpeq_epi8(_mm256_max_epu8(b, c0), b),
-    );
-    // A character that runs past the block is left for the next one (branch-free: the end
-    // varies from block to block).
-    let e63 = (leads >> 63) as usize;
-    let e62 = (leads3 >> 62) as usize & 1 & (e63 ^ 1);
+    let conts = _mm256_movemask_epi8(_mm256_cmpgt_epi8(c0, a)) as u32 as u64
+        | (_mm256_movemask_epi8(_mm256_cmpgt_epi8(c0, b)) as u32 as u64) << 32;
+    // A character that runs past the block (a lead in its last byte, or a three-byte lead in
+    // the one before: the check above saw that lead followed by a continuation) is left for
+    // the next one; the check saw no further than the block, so it must not count here.
+    let e63 = (src[i + 63] >= 0xC0) as usize;
+    let e62 = (src[i + 62] >= 0xE0) as usize & (e63 ^ 1);
     let end = 64 - e63 - 2 * e62;
-    // Bit k: position k + 1 starts a character, or is the end.
-    let bounds = ((!conts >> 1) | 1 << 63) & (u64::MAX >> (64 - end));
-    let mut p = 0;
-    let mut w = 0;
-    while p < end {
-        if (leads3 >> p) as u32 & 0xFF_FFFF == 0x24_9249 {
-            // Eight three-byte characters (the common case of CJK text), which end before
-            // the end of the block.
-            // SAFETY: p + 24 <= 64 (the eighth lead is at p + 21 <= 63 - 2), so the bytes
-            // p..p + 28 are within src and the 8 units at o + w <= o + p within dst.
-            unsafe { convert_3x8(s.add(i + p), d.add(o + w)) };
-            p += 24;
-            w += 8;
-            continue;
+    // Lanes left out: continuation bytes, and the bytes from `end` on.
+    let drop = conts | !(u64::MAX >> (64 - end));
+    let (mut w, mut p) = (0, 0);
+    if conts & 0xFFFF_FFFF_FFFF == THREE_BYTE_CONTS_48 {
+        // Sixteen three-byte characters (the common case of CJK text): the continuation
+        // bytes show it, for the check above has seen that the leads are E0..EF.
+        // SAFETY: the 52 bytes at i are within src and the 16 units at o within dst (the
+        // caller's contract); those 48 bytes are valid three-byte characters.
+        unsafe {
+            convert_3x8(s.add(i), d.add(o));
+            convert_3x8(s.add(i + 24), d.add(o + 8));
         }
-        // The window of 16 bytes at p, up to its last character boundary.
-        let window_end = 16 - ((bounds >> p) as u16).leading_zeros() as usize;
-        let drop = (conts >> p) as u32 & 0xFFFF | (0xFFFF << window_end) & 0xFFFF;
-        // SAFETY: p < 64, so the 16 bytes at i + p are within src (i + 80 <= src.len()), and
-        // o + w + 16 <= o + p + 16 < dst.len() (w <= p: at most a unit per byte).
-        w += unsafe { convert16(s.add(i + p), d.add(o + w), drop) };
-        p += window_end;
+        (w, p) = (16, 48);
+    }
+    while p < 64 {
+        // SAFETY: p + 18 <= 66 < 80: the 18 bytes at i + p are within src; w <= p (at most
+        // a unit per byte), so the 16 units at o + w are within dst (o + 80 <= dst.len()).
+        w += unsafe {
+            compact16(
+                values16(s.add(i + p)),
+                (drop >> p) as u32 & 0xFFFF,
+                d.add(o + w),
+            )
+        };
+        p += 16;
     }
     Some((end, w))
 }
+
+/// Blocks of 64 bytes with fewer bytes at or above 0x80 go sixteen bytes at a time.
+const SPARSE: u32 = 8;
+
+/// The continuation bytes of sixteen three-byte characters.
+const THREE_BYTE_CONTS_48: u64 = 0xDB6D_B6DB_6DB6;
 
 /// Converts the eight three-byte characters at `s` (valid) to the 8 units at `d`.
 ///
@@ -933,26 +933,66 @@ unsafe fn convert_3x8(s: *const u8, d: *mut u16) {
     unsafe { _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(packed)) };
 }
 
-/// Converts the 16 bytes at `s`, valid UTF-8 with one- to three-byte characters complete
-/// within them except at the dropped positions, to UTF-16 at `d`: the lanes in `drop`
-/// (continuation bytes and bytes past the last character) are left out. Returns the units
-/// written (16 are stored).
+/// Per position of the sixteen at `s`, the UTF-16 unit of the character starting there, for
+/// a byte below 0x80 or a two- or three-byte lead followed by its continuation bytes
+/// (anything for other positions).
 ///
 /// # Safety
-/// AVX2 must be present, the 16 bytes at `s` readable and 16 units at `d` writable.
+/// AVX2 must be present and the 18 bytes at `s` readable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn convert16(s: *const u8, d: *mut u16, drop: u32) -> usize {
-    let byte = |v: u8| _mm_set1_epi8(v as i8);
-    // SAFETY: the caller's contract; unaligned load.
-    let b = unsafe { _mm_loadu_si128(s as *const __m128i) };
-    let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
-    let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
-    // SAFETY: the caller's contract.
-    unsafe { convert16_leads(b, lead2, lead3, d, drop) }
+unsafe fn values16(s: *const u8) -> __m256i {
+    // SAFETY: the caller's contract; unaligned loads.
+    let (b, n1, n2) = unsafe {
+        (
+            _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i)),
+            _mm256_cvtepu8_epi16(_mm_loadu_si128(s.add(1) as *const __m128i)),
+            _mm256_cvtepu8_epi16(_mm_loadu_si128(s.add(2) as *const __m128i)),
+        )
+    };
+    let low6 = _mm256_set1_epi16(0x3F);
+    let v2 = _mm256_or_si256(
+        _mm256_slli_epi16::<6>(_mm256_and_si256(b, _mm256_set1_epi16(0x1F))),
+        _mm256_and_si256(n1, low6),
+    );
+    // A three-byte lead has bit 4 clear: its two-byte value shifted is its three-byte one.
+    let v3 = _mm256_or_si256(_mm256_slli_epi16::<6>(v2), _mm256_and_si256(n2, low6));
+    let lead = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xBF));
+    let lead3 = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xDF));
+    _mm256_blendv_epi8(b, _mm256_blendv_epi8(v2, v3, lead3), lead)
 }
 
-/// [`convert16`] of the bytes `b` with their two- and three-byte leads.
+/// Stores the sixteen units of `values` at `d` but for the lanes in `drop`, in order; returns
+/// how many it kept (16 units are stored).
+///
+/// # Safety
+/// AVX2 must be present and 16 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn compact16(values: __m256i, drop: u32, d: *mut u16) -> usize {
+    let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
+    let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
+    // SAFETY: the shuffles are 16 readable bytes; lo.len <= 8, so both 8-unit stores are
+    // within the 16 writable units at d.
+    unsafe {
+        let shuf = _mm256_loadu2_m128i(
+            hi.shuffle.as_ptr() as *const __m128i,
+            lo.shuffle.as_ptr() as *const __m128i,
+        );
+        let kept = _mm256_shuffle_epi8(values, shuf);
+        _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(kept));
+        _mm_storeu_si128(
+            d.add(lo.len as usize) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(kept),
+        );
+    }
+    lo.len as usize + hi.len as usize
+}
+
+/// Converts the 16 bytes `b`, valid UTF-8 with one- to three-byte characters complete
+/// within them except at the dropped positions, given their two- and three-byte leads, to
+/// UTF-16 at `d`: the lanes in `drop` (continuation bytes and bytes past the last character)
+/// are left out. Returns the units written (16 are stored).
 ///
 /// # Safety
 /// AVX2 must be present and 16 units at `d` writable.
@@ -1009,19 +1049,13 @@ unsafe fn convert16_leads(
 /// Sixteen bytes at `src[i..]` (a character boundary), checked exactly and converted to
 /// UTF-16 at `dst[o..]` up to the last character that ends in them; (0, 0) for a block
 /// holding anything else than valid one- to three-byte characters (a four-byte sequence, an
-/// error). Returns (bytes read, units written, whether it held three or more three-byte
-/// leads).
+/// error). Returns (bytes read, units written).
 ///
 /// # Safety
 /// AVX2 must be present, `i + 16 <= src.len()` and `o + 16 <= dst.len()`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn utf8_to_utf16_step16(
-    src: &[u8],
-    dst: &mut [u16],
-    i: usize,
-    o: usize,
-) -> (usize, usize, bool) {
+unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let byte = |v: u8| _mm_set1_epi8(v as i8);
     // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
@@ -1030,7 +1064,7 @@ unsafe fn utf8_to_utf16_step16(
         // Sixteen ASCII bytes.
         // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
         unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
-        return (16, 16, false);
+        return (16, 16);
     }
     let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
     let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
@@ -1040,7 +1074,7 @@ unsafe fn utf8_to_utf16_step16(
     let four = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xF0));
     let c0c1 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xFE)), byte(0xC0));
     if _mm_movemask_epi8(_mm_or_si128(four, c0c1)) != 0 {
-        return (0, 0, false);
+        return (0, 0);
     }
     let l2 = _mm_movemask_epi8(lead2) as u32;
     let l3 = _mm_movemask_epi8(lead3) as u32;
@@ -1048,7 +1082,7 @@ unsafe fn utf8_to_utf16_step16(
     // Continuation bytes must be exactly those the leads call for.
     let expected = ((l2 << 1) | (l3 << 1) | (l3 << 2)) & 0xFFFF;
     if c != expected || (l2 | l3) & expected != 0 {
-        return (0, 0, false);
+        return (0, 0);
     }
     // A character that runs past the block is left for the next one.
     let end = if l3 & 1 << 14 != 0 {
@@ -1066,12 +1100,12 @@ unsafe fn utf8_to_utf16_step16(
         _mm_and_si128(low_next, _mm_cmpeq_epi8(b, byte(0xE0))),
     );
     if (_mm_movemask_epi8(bad) as u32) & ((1u32 << end) - 1) != 0 {
-        return (0, 0, false);
+        return (0, 0);
     }
     // Drop the lanes of continuation bytes and of bytes past `end`.
     let drop = c | (0xFFFF & !((1u32 << end) - 1));
     // SAFETY: the 16 units at o are in bounds (the caller's contract); the bytes before `end`
     // are valid one- to three-byte characters, complete.
     let w = unsafe { convert16_leads(b, lead2, lead3, d.add(o), drop) };
-    (end, w, three_bits(l3 as u64))
+    (end, w)
 }

@@ -1,0 +1,159 @@
+//! UTF-8 to UTF-16 at the edges of the SIMD blocks (64 bytes and 16 bytes), under every
+//! dispatch level the CPU supports: random mixes of one- to four-byte characters and
+//! malformed sequences, long enough for several blocks, decoded whole, in two pieces and into
+//! small output buffers, each compared with encoding_rs.
+//!
+//! Its own test binary, because the dispatch level is global.
+
+use textcodec::dispatch::{detected_level, set_level, Level};
+use textcodec::{BomHandling, DecoderOptions, Encoding, Status};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() >> 11) as usize % n
+    }
+}
+
+const VALID: &[&str] = &[
+    "a",
+    " ",
+    "<p class=\"x\">",
+    "é",
+    "ж",
+    "\u{7FF}",
+    "火",
+    "星",
+    "ก",
+    "한",
+    "\u{800}",
+    "\u{D7FF}",
+    "\u{E000}",
+    "\u{FFFF}",
+    "\u{FEFF}",
+    "😀",
+    "\u{10000}",
+    "\u{10FFFF}",
+];
+
+const INVALID: &[&[u8]] = &[
+    b"\x80",
+    b"\xBF",
+    b"\xC0\x80",
+    b"\xC1\xBF",
+    b"\xC2",
+    b"\xE4\xB8",
+    b"\xE0\x80\x80",
+    b"\xE0\x9F\xBF",
+    b"\xED\xA0\x80",
+    b"\xED\xBF\xBF",
+    b"\xF0\x80\x80\x80",
+    b"\xF0\x9F\x98",
+    b"\xF4\x90\x80\x80",
+    b"\xF5",
+    b"\xFF",
+    b"\xE0",
+];
+
+/// A run of characters drawn mostly from a few pieces (as in text of one script), with a
+/// malformed sequence now and then.
+fn input(rng: &mut Rng) -> Vec<u8> {
+    let len = 1 + rng.below(400);
+    let palette: Vec<&str> = (0..1 + rng.below(4))
+        .map(|_| VALID[rng.below(VALID.len())])
+        .collect();
+    let bad_rate = [0, 0, 50, 400][rng.below(4)];
+    let mut b = Vec::new();
+    while b.len() < len {
+        if bad_rate != 0 && rng.below(bad_rate) == 0 {
+            b.extend_from_slice(INVALID[rng.below(INVALID.len())]);
+        } else if rng.below(16) == 0 {
+            b.extend_from_slice(VALID[rng.below(VALID.len())].as_bytes());
+        } else {
+            b.extend_from_slice(palette[rng.below(palette.len())].as_bytes());
+        }
+    }
+    b
+}
+
+fn options() -> DecoderOptions {
+    DecoderOptions {
+        bom: BomHandling::Keep,
+        ..Default::default()
+    }
+}
+
+/// Decodes `bytes` in the pieces cut at `split`, into output buffers of `room` units.
+fn decode_tc(bytes: &[u8], split: usize, room: usize) -> Vec<u16> {
+    let mut d = Encoding::for_label(b"utf-8")
+        .unwrap()
+        .new_decoder(options());
+    let mut out = Vec::new();
+    let mut buf = vec![0u16; room];
+    for (piece, last) in [(&bytes[..split], false), (&bytes[split..], true)] {
+        let mut pos = 0;
+        loop {
+            let p = d.decode_to_utf16(&piece[pos..], &mut buf, last).unwrap();
+            out.extend_from_slice(&buf[..p.written]);
+            pos += p.read;
+            if p.status == Status::InputEmpty {
+                break;
+            }
+            assert!(p.read + p.written > 0, "no progress with room {room}");
+        }
+    }
+    out
+}
+
+#[test]
+fn utf8_to_utf16_agrees_with_encoding_rs_at_block_edges() {
+    let best = detected_level();
+    let levels: Vec<Level> = [Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon]
+        .into_iter()
+        .filter(|&l| l <= best && set_level(l) == l)
+        .collect();
+    println!("dispatch levels tested: {levels:?}");
+    for &level in &levels {
+        assert_eq!(set_level(level), level);
+        let mut rng = Rng(0xB10C_0000 + level as u64);
+        for round in 0..3000 {
+            let bytes = input(&mut rng);
+            let (want, _) = encoding_rs::UTF_8.decode_without_bom_handling(&bytes);
+            let want: Vec<u16> = want.encode_utf16().collect();
+            let split = if round % 2 == 0 {
+                bytes.len()
+            } else {
+                rng.below(bytes.len() + 1)
+            };
+            for room in [
+                2,
+                3,
+                5,
+                15,
+                16,
+                17,
+                63,
+                64,
+                65,
+                79,
+                80,
+                81,
+                100 + rng.below(60),
+                bytes.len() + 4,
+            ] {
+                let got = decode_tc(&bytes, split, room);
+                assert!(
+                    got == want,
+                    "{level:?} room {room} split {split}: {bytes:02X?}\n got {got:04X?}\nwant {want:04X?}"
+                );
+            }
+        }
+    }
+    set_level(best);
+}
