@@ -7,6 +7,7 @@
 
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
+use crate::simd::ByteRun;
 use crate::tables::single_byte::DECODE;
 
 const COUNT: usize = 28;
@@ -79,6 +80,79 @@ static UTF16: [[u16; 256]; COUNT] = {
     }
     out
 };
+
+/// Per encoding, the two longest runs of bytes 80..FF that decode to the byte plus one
+/// offset (Thai in windows-874, Hebrew letters, most of Cyrillic, Latin-1 letters in
+/// windows-1252 with offset 0), if they hold half of the encoding's letters or more: the UTF-16
+/// loop converts them sixteen bytes at a time with [`crate::simd::widen16_runs`] and looks
+/// up only the other bytes. `None` where the letters are scattered (windows-1250, KOI8-R).
+static RUNS: [Option<[ByteRun; 2]>; COUNT] = {
+    let mut out = [None; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = byte_runs(&UTF16[i]);
+        i += 1;
+    }
+    out
+};
+
+const EMPTY_RUN: ByteRun = ByteRun {
+    lo: 0,
+    span: 0,
+    delta: 0,
+};
+
+/// Whether `cp`, the code point of a byte of a single-byte encoding, is one of the letters
+/// that make up its text (not a C1 control, symbol, punctuation or box drawing).
+const fn is_letter(cp: u16) -> bool {
+    cp >= 0xC0 && cp < 0x2000
+}
+
+/// The two longest runs of letters of `table` (see [`RUNS`]), if they hold at least half of
+/// its letters.
+const fn byte_runs(table: &[u16; 256]) -> Option<[ByteRun; 2]> {
+    let mut best = [EMPTY_RUN; 2];
+    let mut best_len = [0usize; 2];
+    let mut letters = 0;
+    let mut b = 0x80;
+    while b < 256 {
+        if table[b] == UNMAPPED || !is_letter(table[b]) {
+            b += 1;
+            continue;
+        }
+        let delta = table[b].wrapping_sub(b as u16);
+        let mut end = b + 1;
+        while end < 256
+            && table[end] != UNMAPPED
+            && is_letter(table[end])
+            && table[end].wrapping_sub(end as u16) == delta
+        {
+            end += 1;
+        }
+        let len = end - b;
+        letters += len;
+        let run = ByteRun {
+            lo: b as u8,
+            span: (len - 1) as u8,
+            delta,
+        };
+        if len > best_len[0] {
+            best[1] = best[0];
+            best_len[1] = best_len[0];
+            best[0] = run;
+            best_len[0] = len;
+        } else if len > best_len[1] {
+            best[1] = run;
+            best_len[1] = len;
+        }
+        b = end;
+    }
+    if 2 * (best_len[0] + best_len[1]) >= letters {
+        Some(best)
+    } else {
+        None
+    }
+}
 
 /// Code points below U+10000 in blocks of 64: `ENCODE_PAGES[i][cp >> 6]` is a block number
 /// in `ENCODE_BLOCKS[i]` (block 0 is empty), whose entry `cp & 63` is the byte (0: none; no
@@ -251,15 +325,25 @@ fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> 
 
 /// Decodes to UTF-16 through the table; returns the bytes read.
 #[inline(always)]
-fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
+fn run_utf16(
+    table: &[u16; 256],
+    runs: &Option<[ByteRun; 2]>,
+    src: &[u8],
+    dst: &mut [u16],
+    pos: &mut usize,
+) -> usize {
     let n = src.len().min(dst.len() - *pos);
     let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
     let mut i = 0;
     while i + 16 <= n {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
         let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
-        // Widen all sixteen, then look up the ones that are not ASCII.
-        let mut mask = crate::simd::widen16(block, out);
+        // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look
+        // up the others that are not ASCII.
+        let mut mask = match runs {
+            Some(runs) => crate::simd::widen16_runs(block, out, runs),
+            None => crate::simd::widen16(block, out),
+        };
         if mask == 0 {
             i += 16;
             if i + 32 <= n {
@@ -273,8 +357,15 @@ fn run_utf16(table: &[u16; 256], src: &[u8], dst: &mut [u16], pos: &mut usize) -
             }
             continue;
         }
-        if mask & (mask >> 1) != 0 {
-            // Two letters in a row (a non-Latin script): every byte through the table.
+        let rest = mask & mask.wrapping_sub(1);
+        let dense = match runs {
+            // Two letters in a row: a non-Latin script.
+            None => mask & (mask >> 1) != 0,
+            // Three letters or more outside the runs.
+            Some(_) => rest & rest.wrapping_sub(1) != 0,
+        };
+        if dense {
+            // Every byte through the table.
             let mut bad = false;
             for k in 0..16 {
                 let u = table[block[k] as usize];
@@ -341,7 +432,7 @@ impl DecodeHandler for SingleByteDecoder {
             return run_utf8(&UTF8[which], src, dst, pos);
         }
         if let Some((dst, pos)) = sink.utf16_parts() {
-            return run_utf16(&UTF16[which], src, dst, pos);
+            return run_utf16(&UTF16[which], &RUNS[which], src, dst, pos);
         }
         0
     }
@@ -508,5 +599,42 @@ impl EncodeHandler for SingleByteEncoder {
             i += 1;
         }
         (i, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_runs_decode_as_the_index_says() {
+        for (which, runs) in RUNS.iter().enumerate() {
+            let Some(runs) = runs else { continue };
+            for r in runs {
+                for b in r.lo..=r.lo + r.span {
+                    assert!(b >= 0x80);
+                    assert_eq!(UTF16[which][b as usize], (b as u16).wrapping_add(r.delta));
+                }
+            }
+            assert!(
+                runs[0].lo > runs[1].lo + runs[1].span || runs[1].lo > runs[0].lo + runs[0].span
+            );
+        }
+        // The scripts the runs are for have them: windows-874 (Thai), windows-1251, IBM866
+        // (Cyrillic), windows-1255 (Hebrew), ISO-8859-6 (Arabic), windows-1252 (Latin-1).
+        for name in [
+            "windows-874",
+            "windows-1251",
+            "IBM866",
+            "windows-1255",
+            "ISO-8859-6",
+            "windows-1252",
+        ] {
+            let enc = crate::Encoding::for_label(name.as_bytes()).unwrap();
+            let crate::encoding::Kind::SingleByte(n) = enc.kind else {
+                unreachable!("{name} is a single-byte encoding")
+            };
+            assert!(RUNS[n as usize].is_some(), "{name}");
+        }
     }
 }

@@ -304,6 +304,35 @@ pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     scalar::widen16(src, dst)
 }
 
+/// Bytes `lo..=lo + span` that decode to `byte + delta` (mod 2^16): a run of a single-byte
+/// index that keeps a script's letters in order (Thai in windows-874: A1..DA are U+0E01..
+/// U+0E3A). The empty run is `lo = 0, span = 0, delta = 0` (it maps byte 0 to itself); the
+/// runs given together do not overlap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ByteRun {
+    pub(crate) lo: u8,
+    pub(crate) span: u8,
+    pub(crate) delta: u16,
+}
+
+/// Widens 16 bytes to 16 code units, adding each run's `delta` to the bytes in it, and
+/// returns the mask of the bytes that are not ASCII and in neither run (bit `k` for byte
+/// `k`), for the decoder to look up. With fewer than two bytes that are not ASCII (a Latin
+/// letter between words), the runs are not applied and that byte is in the mask: one look-up
+/// costs less.
+#[inline(always)]
+pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if level() >= Level::Sse2 {
+        return x86::widen16_runs_sse2(src, dst, runs);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if level() == Level::Neon {
+        return aarch64::widen16_runs_neon(src, dst, runs);
+    }
+    scalar::widen16_runs(src, dst, runs)
+}
+
 /// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
 #[inline(always)]
 pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
@@ -412,6 +441,31 @@ pub(crate) mod scalar {
         for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
             *d = b as u16;
             mask |= ((b >> 7) as u32) << k;
+        }
+        mask
+    }
+
+    /// [`super::widen16_runs`], a byte at a time.
+    #[inline]
+    pub(crate) fn widen16_runs(
+        src: &[u8; 16],
+        dst: &mut [u16; 16],
+        runs: &[super::ByteRun; 2],
+    ) -> u32 {
+        let non_ascii = widen16(src, dst);
+        if non_ascii & non_ascii.wrapping_sub(1) == 0 {
+            return non_ascii;
+        }
+        let mut mask = 0;
+        for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
+            let mut covered = b < 0x80;
+            for r in runs {
+                if b.wrapping_sub(r.lo) <= r.span {
+                    *d = (b as u16).wrapping_add(r.delta);
+                    covered = true;
+                }
+            }
+            mask |= (!covered as u32) << k;
         }
         mask
     }
@@ -532,6 +586,68 @@ mod tests {
             Level::Neon => aarch64::widen16_neon(src, dst),
             Level::Scalar => scalar::widen16(src, dst),
             _ => unreachable!("{l:?} is not a level of this architecture"),
+        }
+    }
+
+    #[test]
+    fn widen16_runs_agrees_with_scalar() {
+        let mut x: u32 = 0x7A11_5EED;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for round in 0..20_000 {
+            let mut runs = [ByteRun {
+                lo: 0,
+                span: 0,
+                delta: 0,
+            }; 2];
+            // Two runs that do not overlap: one in 80..BF, one in C0..FF.
+            for (k, r) in runs.iter_mut().enumerate().take(round % 3) {
+                let lo = 0x80 | (k as u8) << 6 | (next() as u8 & 0x3F);
+                *r = ByteRun {
+                    lo,
+                    span: (next() as u8) % (0x40 - (lo & 0x3F)),
+                    delta: next() as u16,
+                };
+            }
+            let mut src = [0u8; 16];
+            for b in src.iter_mut() {
+                // ASCII, bytes near the runs' edges, anything.
+                *b = match next() % 4 {
+                    0 => next() as u8 & 0x7F,
+                    1 => runs[0]
+                        .lo
+                        .wrapping_add(runs[0].span)
+                        .wrapping_add(next() as u8 % 3),
+                    2 => runs[1].lo.wrapping_sub(1).wrapping_add(next() as u8 % 3),
+                    _ => next() as u8,
+                };
+            }
+            if round % 5 == 0 {
+                // One byte that is not ASCII, or none: the runs are not applied.
+                let keep = next() as usize % 17;
+                for (k, b) in src.iter_mut().enumerate() {
+                    if k != keep {
+                        *b &= 0x7F;
+                    }
+                }
+            }
+            let mut want = [0u16; 16];
+            let want_mask = scalar::widen16_runs(&src, &mut want, &runs);
+            for l in all_levels() {
+                let mut got = [0xAAAAu16; 16];
+                let mask = match l {
+                    #[cfg(target_arch = "x86_64")]
+                    Level::Avx2 | Level::Sse2 => x86::widen16_runs_sse2(&src, &mut got, &runs),
+                    #[cfg(target_arch = "aarch64")]
+                    Level::Neon => aarch64::widen16_runs_neon(&src, &mut got, &runs),
+                    _ => scalar::widen16_runs(&src, &mut got, &runs),
+                };
+                assert_eq!((mask, got), (want_mask, want), "{l:?} {src:02X?} {runs:?}");
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2_3};
-use super::{detected_level, scalar, Level};
+use super::{detected_level, scalar, ByteRun, Level};
 
 #[inline(always)]
 fn has_avx2() -> bool {
@@ -183,6 +183,41 @@ pub(crate) fn widen16_sse2(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
         );
         _mm_movemask_epi8(v) as u32
     }
+}
+
+/// [`super::widen16_runs`] (SSE2).
+#[inline]
+pub(crate) fn widen16_runs_sse2(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
+    // SAFETY: SSE2 is baseline on x86-64.
+    unsafe { widen16_runs_sse2_impl(src, dst, runs) }
+}
+
+#[inline]
+#[target_feature(enable = "sse2")]
+fn widen16_runs_sse2_impl(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
+    // SAFETY: `src` is 16 readable bytes; an unaligned load.
+    let v = unsafe { _mm_loadu_si128(src.as_ptr() as *const __m128i) };
+    let z = _mm_setzero_si128();
+    let (mut lo, mut hi) = (_mm_unpacklo_epi8(v, z), _mm_unpackhi_epi8(v, z));
+    let non_ascii = _mm_movemask_epi8(v) as u32;
+    let mut covered = 0;
+    if non_ascii & non_ascii.wrapping_sub(1) != 0 {
+        for r in runs {
+            // In the run: byte - lo (mod 256) is at most span.
+            let rel = _mm_sub_epi8(v, _mm_set1_epi8(r.lo as i8));
+            let inside = _mm_cmpeq_epi8(_mm_subs_epu8(rel, _mm_set1_epi8(r.span as i8)), z);
+            let delta = _mm_set1_epi16(r.delta as i16);
+            lo = _mm_add_epi16(lo, _mm_and_si128(_mm_unpacklo_epi8(inside, inside), delta));
+            hi = _mm_add_epi16(hi, _mm_and_si128(_mm_unpackhi_epi8(inside, inside), delta));
+            covered |= _mm_movemask_epi8(inside) as u32;
+        }
+    }
+    // SAFETY: `dst` is 16 writable units (32 bytes); unaligned stores.
+    unsafe {
+        _mm_storeu_si128(dst.as_mut_ptr() as *mut __m128i, lo);
+        _mm_storeu_si128(dst.as_mut_ptr().add(8) as *mut __m128i, hi);
+    }
+    non_ascii & !covered
 }
 
 /// The mask of the bytes of `src` at or above 0x80 (SSE2).
