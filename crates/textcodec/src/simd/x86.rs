@@ -535,15 +535,10 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     let (mut i, mut o) = (0usize, 0usize);
     let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     let swap2 = _mm256_broadcastsi128_si256(swap);
-    // Eight-unit blocks to take through the general path before trying sixteen below U+0800
-    // again (after a block with a three-byte character: CJK text would fail every time).
-    let mut general = 0u32;
     // How many blocks of sixteen in a row before this one were all ASCII.
     let mut ascii_before = 0u32;
-    while i + 16 <= src.len() && o + 32 <= dst.len() {
-        if general != 0 {
-            general -= 1;
-        } else if i + 32 <= src.len() {
+    'outer: while i + 16 <= src.len() && o + 32 <= dst.len() {
+        while i + 32 <= src.len() && o + 32 <= dst.len() {
             // Sixteen units below U+0800 (ASCII and two-byte characters: Latin, Greek,
             // Cyrillic, Hebrew, Arabic text) without leaving the loop: each unit's one or two
             // bytes in its 16-bit lane, compacted by a shuffle per eight lanes.
@@ -552,127 +547,134 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             if BE {
                 w = _mm256_shuffle_epi8(w, swap2);
             }
-            if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) != 0 {
-                let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
-                // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
-                let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
-                if m == 0 {
-                    if ascii_before >= 2 {
-                        // A third block of ASCII in a row (markup, English): narrow as long as
-                        // it lasts (at least these sixteen units).
-                        let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
-                        i += 2 * k;
-                        o += k;
-                        ascii_before = 0;
-                        continue;
-                    }
-                    ascii_before += 1;
-                    // ASCII (between letters of Latin text: no exit from a loop to mispredict).
-                    let packed = _mm256_packus_epi16(w, w);
-                    let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-                    // SAFETY: o + 32 <= dst.len(); an unaligned store.
-                    unsafe {
-                        _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
-                    };
-                    i += 32;
-                    o += 16;
+            if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
+                break;
+            }
+            let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+            // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+            let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+            if m == 0 {
+                if ascii_before >= 2 {
+                    // A third block of ASCII in a row (markup, English): narrow as long as
+                    // it lasts (at least these sixteen units).
+                    let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                    i += 2 * k;
+                    o += k;
+                    ascii_before = 0;
                     continue;
                 }
-                let pair = _mm256_or_si256(
-                    _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
-                    _mm256_slli_epi16::<8>(_mm256_or_si256(
-                        _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
-                        _mm256_set1_epi16(0x80),
-                    )),
-                );
-                ascii_before = 0;
-                let lanes = _mm256_blendv_epi8(w, pair, two);
-                let lo = &PACK_1_2[(m & 0xFF) as usize];
-                let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
-                // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <=
-                // dst.len() and lo.len <= 16, so both 16-byte stores are in bounds.
+                ascii_before += 1;
+                // ASCII (between letters of Latin text: no exit from a loop to mispredict).
+                let packed = _mm256_packus_epi16(w, w);
+                let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
+                // SAFETY: o + 32 <= dst.len(); an unaligned store.
                 unsafe {
-                    let shuf = _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_loadu_si128(
-                            lo.shuffle.as_ptr() as *const __m128i
-                        )),
-                        _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
-                    );
-                    let packed = _mm256_shuffle_epi8(lanes, shuf);
-                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
-                    o += lo.len as usize;
-                    _mm_storeu_si128(
-                        d.add(o) as *mut __m128i,
-                        _mm256_extracti128_si256::<1>(packed),
-                    );
-                    o += hi.len as usize;
-                }
+                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                };
                 i += 32;
+                o += 16;
                 continue;
             }
-            general = 1;
-        }
-        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
-        let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
-        if BE {
-            v = _mm_shuffle_epi8(v, swap);
-        }
-        // Any surrogate (0xD800..=0xDFFF) ends the fast path.
-        let sur = _mm_cmpeq_epi16(
-            _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
-            _mm_set1_epi16(0xD800u16 as i16),
-        );
-        if _mm_movemask_epi8(sur) != 0 {
-            break;
-        }
-        let u = _mm256_cvtepu16_epi32(v);
-        let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
-        let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
-        let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
-        let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
-        if m1 == 0 {
-            // ASCII: narrow as long as it lasts (at least these eight units).
-            let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
-            i += 2 * k;
-            o += k;
-            continue;
-        }
-        let cont = _mm256_set1_epi32(0x80);
-        let low6 = _mm256_set1_epi32(0x3F);
-        let two = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
-            _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-        );
-        let three = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
-            _mm256_or_si256(
-                _mm256_slli_epi32::<8>(_mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
-                    cont,
+            let pair = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+                _mm256_slli_epi16::<8>(_mm256_or_si256(
+                    _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+                    _mm256_set1_epi16(0x80),
                 )),
-                _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-            ),
-        );
-        let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
-        let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
-        let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
-        // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
-        // and lo.len <= 12, so both 16-byte stores are in bounds.
-        unsafe {
-            let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-            let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
             );
-            o += lo.len as usize;
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
-            );
-            o += hi.len as usize;
+            ascii_before = 0;
+            let lanes = _mm256_blendv_epi8(w, pair, two);
+            let lo = &PACK_1_2[(m & 0xFF) as usize];
+            let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <=
+            // dst.len() and lo.len <= 16, so both 16-byte stores are in bounds.
+            unsafe {
+                let shuf = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
+                    _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
+                );
+                let packed = _mm256_shuffle_epi8(lanes, shuf);
+                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
+                o += lo.len as usize;
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm256_extracti128_si256::<1>(packed),
+                );
+                o += hi.len as usize;
+            }
+            i += 32;
         }
-        i += 16;
+        // A block with a three-byte character: eight units at a time, as long as they hold
+        // three-byte characters (CJK text stays here; a dash among Latin letters does not).
+        loop {
+            if i + 16 > src.len() || o + 32 > dst.len() {
+                break 'outer;
+            }
+            // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+            let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+            if BE {
+                v = _mm_shuffle_epi8(v, swap);
+            }
+            // Any surrogate (0xD800..=0xDFFF) ends the fast path.
+            let sur = _mm_cmpeq_epi16(
+                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+                _mm_set1_epi16(0xD800u16 as i16),
+            );
+            if _mm_movemask_epi8(sur) != 0 {
+                break 'outer;
+            }
+            let u = _mm256_cvtepu16_epi32(v);
+            let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
+            let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
+            let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
+            let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
+            if m1 == 0 {
+                // ASCII: narrow as long as it lasts (at least these eight units).
+                let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                i += 2 * k;
+                o += k;
+                continue;
+            }
+            let cont = _mm256_set1_epi32(0x80);
+            let low6 = _mm256_set1_epi32(0x3F);
+            let two = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
+                _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+            );
+            let three = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
+                _mm256_or_si256(
+                    _mm256_slli_epi32::<8>(_mm256_or_si256(
+                        _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
+                        cont,
+                    )),
+                    _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+                ),
+            );
+            let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
+            let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
+            let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
+            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
+            // and lo.len <= 12, so both 16-byte stores are in bounds.
+            unsafe {
+                let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+                let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
+                );
+                o += lo.len as usize;
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
+                );
+                o += hi.len as usize;
+            }
+            i += 16;
+            if m2 == 0 {
+                break;
+            }
+        }
     }
     (i, o)
 }
