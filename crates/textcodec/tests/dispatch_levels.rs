@@ -20,6 +20,11 @@ fn corpus_text() -> String {
         "el.txt",
         "th.txt",
         "en.html",
+        "pt.txt",
+        "de.txt",
+        "fr.txt",
+        "cs.txt",
+        "tr.txt",
     ] {
         let t = std::fs::read_to_string(format!("{CORPUS}{f}")).unwrap();
         // A slice of each, cut at a character boundary.

@@ -7,7 +7,7 @@
 
 use crate::decoder::{DecodeHandler, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
-use crate::simd::ByteRun;
+use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 
 const COUNT: usize = 28;
@@ -214,6 +214,38 @@ static ENCODE: [EncodeTable; COUNT] = {
     let mut i = 0;
     while i < COUNT {
         out[i] = encode_table(DECODE[i]);
+        i += 1;
+    }
+    out
+};
+
+/// The bytes 0x80..=0xFF that encode the code point of the same value (U+0080..U+00FF): the
+/// index maps them to it and no earlier pointer has that code point.
+const fn latin1_set(index: &[u16; 128]) -> Latin1Set {
+    let mut own = [false; 128];
+    let mut p = 0;
+    while p < 128 {
+        if index[p] as usize == p + 0x80 {
+            own[p] = true;
+            let mut q = 0;
+            while q < p {
+                if index[q] == index[p] {
+                    own[p] = false;
+                }
+                q += 1;
+            }
+        }
+        p += 1;
+    }
+    Latin1Set::new(&own)
+}
+
+/// Per encoding, the code points that encode as their own value, for the SIMD narrow.
+static LATIN1: [Latin1Set; COUNT] = {
+    let mut out = [Latin1Set::new(&[false; 128]); COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = latin1_set(DECODE[i]);
         i += 1;
     }
     out
@@ -558,16 +590,21 @@ impl EncodeHandler for SingleByteEncoder {
                 byte_for(t, u as u32)
             }
         };
+        let set = &LATIN1[self.which as usize];
         let mut i = 0;
         while i + 8 <= n {
             let chunk: &[u16; 8] = src[i..i + 8].try_into().unwrap();
-            let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
-            if chunk.iter().fold(0, |a, &u| a | u) < 0x80 {
-                // ASCII: narrow in bulk as long as it lasts (the kernel stops exactly at the
-                // next letter, and takes at least these eight).
-                i += crate::simd::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..]);
-                continue;
+            if chunk.iter().fold(0, |a, &u| a | u) < 0x100 {
+                // ASCII and the letters that encode as their own value (most of Latin-1 in
+                // Latin encodings): narrow in bulk as long as they last (the kernel stops at
+                // the next other unit; if that is the first, the table takes these eight).
+                let k = crate::simd::narrow_latin1(&src[i..], &mut dst[i..], set);
+                if k != 0 {
+                    i += k;
+                    continue;
+                }
             }
+            let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
             // All eight through the direct table, checked once: every unit below U+0800 and
             // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
             let mut all = 0;

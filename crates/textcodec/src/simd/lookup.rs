@@ -137,3 +137,31 @@ pub(super) static KEEP_U16_LANES: [Pack; 256] = {
     }
     out
 };
+
+/// Per 8-bit mask of the 16-bit lanes that hold two UTF-8 bytes (the others hold one, in their
+/// low byte): a shuffle that compacts the eight lanes' bytes, in order, and how many it keeps.
+pub(super) static PACK_1_2: [Pack; 256] = {
+    let mut out = [const {
+        Pack {
+            shuffle: [0x80; 16],
+            len: 0,
+        }
+    }; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut p = 0;
+        let mut lane = 0;
+        while lane < 8 {
+            out[mask].shuffle[p] = (2 * lane) as u8;
+            p += 1;
+            if mask >> lane & 1 != 0 {
+                out[mask].shuffle[p] = (2 * lane + 1) as u8;
+                p += 1;
+            }
+            lane += 1;
+        }
+        out[mask].len = p as u8;
+        mask += 1;
+    }
+    out
+};

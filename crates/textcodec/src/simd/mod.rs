@@ -498,6 +498,9 @@ pub(crate) mod x86;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
+mod latin;
+pub(crate) use latin::{narrow_latin1, Latin1Set};
+
 mod text;
 pub(crate) use text::{ascii_str, str_from_utf8, valid_prefix};
 

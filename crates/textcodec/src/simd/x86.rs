@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2_3};
+use super::lookup::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3};
 use super::{detected_level, scalar, ByteRun, Level};
 
 #[inline(always)]
@@ -725,68 +725,147 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (mut i, mut o) = (0usize, 0usize);
     let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    while i + 16 <= src.len() && o + 32 <= dst.len() {
-        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
-        let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
-        if BE {
-            v = _mm_shuffle_epi8(v, swap);
-        }
-        // Any surrogate (0xD800..=0xDFFF) ends the fast path.
-        let sur = _mm_cmpeq_epi16(
-            _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
-            _mm_set1_epi16(0xD800u16 as i16),
-        );
-        if _mm_movemask_epi8(sur) != 0 {
-            break;
-        }
-        let u = _mm256_cvtepu16_epi32(v);
-        let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
-        let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
-        let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
-        let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
-        if m1 == 0 {
-            // ASCII: narrow as long as it lasts (at least these eight units).
-            let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
-            i += 2 * k;
-            o += k;
-            continue;
-        }
-        let cont = _mm256_set1_epi32(0x80);
-        let low6 = _mm256_set1_epi32(0x3F);
-        let two = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
-            _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-        );
-        let three = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
-            _mm256_or_si256(
-                _mm256_slli_epi32::<8>(_mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
-                    cont,
+    let swap2 = _mm256_broadcastsi128_si256(swap);
+    // How many blocks of sixteen in a row before this one were all ASCII.
+    let mut ascii_before = 0u32;
+    'outer: while i + 16 <= src.len() && o + 32 <= dst.len() {
+        while i + 32 <= src.len() && o + 32 <= dst.len() {
+            // Sixteen units below U+0800 (ASCII and two-byte characters: Latin, Greek,
+            // Cyrillic, Hebrew, Arabic text) without leaving the loop: each unit's one or two
+            // bytes in its 16-bit lane, compacted by a shuffle per eight lanes.
+            // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
+            let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
+            if BE {
+                w = _mm256_shuffle_epi8(w, swap2);
+            }
+            if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
+                break;
+            }
+            let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+            // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+            let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+            if m == 0 {
+                if ascii_before >= 2 {
+                    // A third block of ASCII in a row (markup, English): narrow as long as
+                    // it lasts (at least these sixteen units).
+                    let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                    i += 2 * k;
+                    o += k;
+                    ascii_before = 0;
+                    continue;
+                }
+                ascii_before += 1;
+                // ASCII (between letters of Latin text: no exit from a loop to mispredict).
+                let packed = _mm256_packus_epi16(w, w);
+                let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
+                // SAFETY: o + 32 <= dst.len(); an unaligned store.
+                unsafe {
+                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                };
+                i += 32;
+                o += 16;
+                continue;
+            }
+            let pair = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+                _mm256_slli_epi16::<8>(_mm256_or_si256(
+                    _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+                    _mm256_set1_epi16(0x80),
                 )),
-                _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-            ),
-        );
-        let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
-        let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
-        let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
-        // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
-        // and lo.len <= 12, so both 16-byte stores are in bounds.
-        unsafe {
-            let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-            let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
             );
-            o += lo.len as usize;
-            _mm_storeu_si128(
-                d.add(o) as *mut __m128i,
-                _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
-            );
-            o += hi.len as usize;
+            ascii_before = 0;
+            let lanes = _mm256_blendv_epi8(w, pair, two);
+            let lo = &PACK_1_2[(m & 0xFF) as usize];
+            let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <=
+            // dst.len() and lo.len <= 16, so both 16-byte stores are in bounds.
+            unsafe {
+                let shuf = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
+                    _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
+                );
+                let packed = _mm256_shuffle_epi8(lanes, shuf);
+                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
+                o += lo.len as usize;
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm256_extracti128_si256::<1>(packed),
+                );
+                o += hi.len as usize;
+            }
+            i += 32;
         }
-        i += 16;
+        // A block with a three-byte character: eight units at a time, as long as they hold
+        // three-byte characters (CJK text stays here; a dash among Latin letters does not).
+        loop {
+            if i + 16 > src.len() || o + 32 > dst.len() {
+                break 'outer;
+            }
+            // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+            let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+            if BE {
+                v = _mm_shuffle_epi8(v, swap);
+            }
+            // Any surrogate (0xD800..=0xDFFF) ends the fast path.
+            let sur = _mm_cmpeq_epi16(
+                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+                _mm_set1_epi16(0xD800u16 as i16),
+            );
+            if _mm_movemask_epi8(sur) != 0 {
+                break 'outer;
+            }
+            let u = _mm256_cvtepu16_epi32(v);
+            let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
+            let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
+            let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
+            let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
+            if m1 == 0 {
+                // ASCII: narrow as long as it lasts (at least these eight units).
+                let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                i += 2 * k;
+                o += k;
+                continue;
+            }
+            let cont = _mm256_set1_epi32(0x80);
+            let low6 = _mm256_set1_epi32(0x3F);
+            let two = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
+                _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+            );
+            let three = _mm256_or_si256(
+                _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
+                _mm256_or_si256(
+                    _mm256_slli_epi32::<8>(_mm256_or_si256(
+                        _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
+                        cont,
+                    )),
+                    _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+                ),
+            );
+            let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
+            let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
+            let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
+            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
+            // and lo.len <= 12, so both 16-byte stores are in bounds.
+            unsafe {
+                let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+                let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
+                );
+                o += lo.len as usize;
+                _mm_storeu_si128(
+                    d.add(o) as *mut __m128i,
+                    _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
+                );
+                o += hi.len as usize;
+            }
+            i += 16;
+            if m2 == 0 {
+                break;
+            }
+        }
     }
     (i, o)
 }
@@ -1143,4 +1222,203 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
     // are valid one- to three-byte characters, complete.
     let w = unsafe { convert16_leads(b, lead2, lead3, d.add(o), drop) };
     (end, w)
+}
+
+/// Narrows the prefix of `src` whose units are ASCII or in `lo..=hi` into `dst` (SSE2);
+/// returns its length. Stops exactly at the first other unit; bytes of `dst` after the prefix,
+/// within `src.len()`, may be overwritten. `lo..=hi` must lie within U+0000..=U+00FF.
+#[inline]
+pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], lo: u16, hi: u16) -> usize {
+    let n = src.len();
+    if dst.len() < n || n < 16 || hi > 0xFF || lo > hi {
+        let mut i = 0;
+        while i < n.min(dst.len()) && (src[i] < 0x80 || (lo <= src[i] && src[i] <= hi)) {
+            dst[i] = src[i] as u8;
+            i += 1;
+        }
+        return i;
+    }
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    // Whether each unit of `v` is ASCII or in the range, as 0xFFFF or 0 per lane: unsigned
+    // `x <= c` is `x -sat c == 0`; a unit below `lo` wraps around to a large `u - lo`.
+    #[inline(always)]
+    fn ok(v: __m128i, lo: __m128i, span: __m128i) -> __m128i {
+        // SAFETY: SSE2 is baseline on x86_64; register operations only.
+        unsafe {
+            let z = _mm_setzero_si128();
+            let ascii = _mm_cmpeq_epi16(_mm_subs_epu16(v, _mm_set1_epi16(0x7F)), z);
+            let range = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(v, lo), span), z);
+            _mm_or_si128(ascii, range)
+        }
+    }
+    // SAFETY: SSE2 is baseline; register operations only.
+    let (vlo, vspan) = unsafe { (_mm_set1_epi16(lo as i16), _mm_set1_epi16((hi - lo) as i16)) };
+    // The mask of the units (of the sixteen at `at`) that pass, after storing them narrowed.
+    let block = |at: usize| -> u32 {
+        // SAFETY: SSE2 is baseline; the callers keep at + 16 <= n <= dst.len(), so units
+        // at..at+16 of src and bytes at..at+16 of dst are in bounds; unaligned loads, stores.
+        unsafe {
+            let a = _mm_loadu_si128(s.add(at) as *const __m128i);
+            let b = _mm_loadu_si128(s.add(at + 8) as *const __m128i);
+            // Units above 0xFF saturate to 0xFF, but they do not pass: the bytes after the
+            // prefix do not count.
+            _mm_storeu_si128(d.add(at) as *mut __m128i, _mm_packus_epi16(a, b));
+            _mm_movemask_epi8(_mm_packs_epi16(ok(a, vlo, vspan), ok(b, vlo, vspan))) as u32
+        }
+    };
+    let mut i = 0;
+    while i + 16 <= n {
+        let mask = block(i);
+        if mask != 0xFFFF {
+            return i + (!mask).trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    if i == n {
+        return n;
+    }
+    // The last 16 units, overlapping those already narrowed (n >= 16, checked above).
+    let j = n - 16;
+    let mask = block(j);
+    if mask != 0xFFFF {
+        j + (!mask).trailing_zeros() as usize
+    } else {
+        n
+    }
+}
+
+/// Narrows the prefix of `src` whose units are ASCII or in the set `bits` (bit `b & 7` of
+/// byte `(b >> 3) & 15` for `b` in 0x80..=0xFF) into `dst` (AVX2); returns its length. Stops
+/// exactly at the first other unit; bytes of `dst` after the prefix, within `src.len()`, may
+/// be overwritten.
+#[inline]
+pub(crate) fn narrow_latin1_avx2(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) -> usize {
+    let n = src.len();
+    if !has_avx2() || dst.len() < n || n < 16 {
+        let mut i = 0;
+        while i < n.min(dst.len()) {
+            let u = src[i];
+            if u >= 0x80 && (u >= 0x100 || (bits[(u as usize >> 3) & 15] >> (u & 7)) & 1 == 0) {
+                break;
+            }
+            dst[i] = u as u8;
+            i += 1;
+        }
+        return i;
+    }
+    // SAFETY: AVX2 is present, `src` has at least 16 units and `dst` at least as many bytes.
+    unsafe { narrow_latin1_avx2_impl(src, dst, bits) }
+}
+
+/// Narrows the 16 units at `s` to the 16 bytes at `d`; returns the mask of the units that are
+/// ASCII or in the set `table` (the 16 bytes of the set) .
+///
+/// # Safety
+/// AVX2 must be present, the 16 units at `s` readable and the 16 bytes at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn narrow_latin1_block(s: *const u16, d: *mut u8, table: __m128i) -> u32 {
+    // SAFETY: the caller's contract; unaligned loads and store.
+    let (a, b) = unsafe {
+        (
+            _mm_loadu_si128(s as *const __m128i),
+            _mm_loadu_si128(s.add(8) as *const __m128i),
+        )
+    };
+    // The low bytes (saturated for units above 0xFF, which fail on their high bytes).
+    let v = _mm_packus_epi16(a, b);
+    // SAFETY: as above.
+    unsafe { _mm_storeu_si128(d as *mut __m128i, v) };
+    let high = _mm_packus_epi16(_mm_srli_epi16::<8>(a), _mm_srli_epi16::<8>(b));
+    // The set's byte for each unit, and the bit within it (`pshufb` reads the low four bits
+    // of an index whose high bit is clear).
+    let byte = _mm_shuffle_epi8(
+        table,
+        _mm_and_si128(_mm_srli_epi16::<3>(v), _mm_set1_epi8(0x0F)),
+    );
+    let bit = _mm_shuffle_epi8(
+        _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128),
+        _mm_and_si128(v, _mm_set1_epi8(7)),
+    );
+    let member = _mm_cmpeq_epi8(_mm_and_si128(byte, bit), bit);
+    let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
+    let low = _mm_cmpeq_epi8(high, _mm_setzero_si128());
+    _mm_movemask_epi8(_mm_and_si128(_mm_or_si128(ascii, member), low)) as u32
+}
+
+/// Narrows the 32 units at `s` to the 32 bytes at `d`; returns the mask of the units that are
+/// ASCII or in the set `table` (the 16 bytes of the set, in both halves).
+///
+/// # Safety
+/// AVX2 must be present, the 32 units at `s` readable and the 32 bytes at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn narrow_latin1_block32(s: *const u16, d: *mut u8, table: __m256i) -> u32 {
+    // SAFETY: the caller's contract; unaligned loads.
+    let (a, b) = unsafe {
+        (
+            _mm256_loadu_si256(s as *const __m256i),
+            _mm256_loadu_si256(s.add(16) as *const __m256i),
+        )
+    };
+    // Per 128-bit half: the low bytes of units 0-7 of `a`, 0-7 of `b`; then 8-15 of each.
+    let v = _mm256_packus_epi16(a, b);
+    // SAFETY: as above; an unaligned store of the bytes in unit order.
+    unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_permute4x64_epi64::<0xD8>(v)) };
+    let high = _mm256_packus_epi16(_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b));
+    let byte = _mm256_shuffle_epi8(
+        table,
+        _mm256_and_si256(_mm256_srli_epi16::<3>(v), _mm256_set1_epi8(0x0F)),
+    );
+    let bit = _mm256_shuffle_epi8(
+        _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        ),
+        _mm256_and_si256(v, _mm256_set1_epi8(7)),
+    );
+    let member = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit);
+    let ascii = _mm256_cmpgt_epi8(v, _mm256_set1_epi8(-1));
+    let low = _mm256_cmpeq_epi8(high, _mm256_setzero_si256());
+    let m = _mm256_movemask_epi8(_mm256_and_si256(_mm256_or_si256(ascii, member), low)) as u32;
+    // Bytes 1 and 2 of the mask swap places to follow unit order.
+    (m & 0xFF00_00FF) | ((m >> 8) & 0xFF00) | ((m << 8) & 0xFF_0000)
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn narrow_latin1_avx2_impl(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) -> usize {
+    let n = src.len();
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    // SAFETY: `bits` is 16 readable bytes; an unaligned load.
+    let table = unsafe { _mm_loadu_si128(bits.as_ptr() as *const __m128i) };
+    let table2 = _mm256_broadcastsi128_si256(table);
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): in bounds of both.
+        let mask = unsafe { narrow_latin1_block32(s.add(i), d.add(i), table2) };
+        if mask != u32::MAX {
+            return i + (!mask).trailing_zeros() as usize;
+        }
+        i += 32;
+    }
+    if i + 16 <= n {
+        // SAFETY: AVX2 is present; i + 16 <= n <= dst.len(): in bounds of both.
+        let mask = unsafe { narrow_latin1_block(s.add(i), d.add(i), table) };
+        if mask != 0xFFFF {
+            return i + (!mask).trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    if i == n {
+        return n;
+    }
+    // The last 16 units, overlapping those already narrowed (n >= 16, the caller's contract).
+    let j = n - 16;
+    // SAFETY: AVX2 is present; j + 16 = n <= dst.len().
+    let mask = unsafe { narrow_latin1_block(s.add(j), d.add(j), table) };
+    if mask != 0xFFFF {
+        j + (!mask).trailing_zeros() as usize
+    } else {
+        n
+    }
 }
