@@ -43,7 +43,7 @@ impl Latin1Set {
     }
 
     /// Whether `u` is ASCII or in `lo..=hi` (the SSE2 kernel's test; a subset of the set).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
     pub(crate) const fn in_range(&self, u: u16) -> bool {
         u < 0x80 || (self.lo <= u && u <= self.hi)
     }

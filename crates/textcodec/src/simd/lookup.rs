@@ -140,6 +140,7 @@ pub(super) static KEEP_U16_LANES: [Pack; 256] = {
 
 /// Per 8-bit mask of the 16-bit lanes that hold two UTF-8 bytes (the others hold one, in their
 /// low byte): a shuffle that compacts the eight lanes' bytes, in order, and how many it keeps.
+#[cfg(target_arch = "x86_64")]
 pub(super) static PACK_1_2: [Pack; 256] = {
     let mut out = [const {
         Pack {

@@ -502,7 +502,9 @@ mod latin;
 pub(crate) use latin::{narrow_latin1, Latin1Set};
 
 mod text;
-pub(crate) use text::{ascii_str, str_from_utf8, valid_prefix};
+#[cfg(feature = "std")]
+pub(crate) use text::valid_prefix;
+pub(crate) use text::{ascii_str, str_from_utf8};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
