@@ -194,7 +194,8 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if n >= 16 {
         return match level() {
-            Level::Avx2 | Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
+            Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
+            Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
             Level::Scalar | Level::Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
         };
     }
@@ -212,8 +213,12 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
     let n = (src.len() / 2).min(dst.len());
     let (src, dst) = (&src[..2 * n], &mut dst[..n]);
     #[cfg(target_arch = "x86_64")]
-    if n >= 16 && level() >= Level::Sse2 {
-        return x86::narrow_utf16_bytes_sse2::<BE>(src, dst);
+    if n >= 16 {
+        match level() {
+            Level::Avx2 => return x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
+            Level::Sse2 => return x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
+            Level::Scalar | Level::Neon => {}
+        }
     }
     #[cfg(target_arch = "aarch64")]
     if n >= 16 && level() == Level::Neon {
@@ -564,7 +569,9 @@ mod tests {
     fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
         match l {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 | Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
+            Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
             #[cfg(target_arch = "aarch64")]
             Level::Neon => aarch64::narrow_ascii_neon(src, dst),
             Level::Scalar => scalar::copy_utf16_ascii_to_ascii(src, dst),
@@ -575,7 +582,9 @@ mod tests {
     fn narrow_bytes_at<const BE: bool>(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
         match l {
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 | Level::Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
+            Level::Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
             #[cfg(target_arch = "aarch64")]
             Level::Neon => aarch64::narrow_utf16_bytes_neon::<BE>(src, dst),
             Level::Scalar => scalar::copy_utf16_bytes_ascii::<BE>(src, dst),

@@ -302,6 +302,80 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
     i + scalar::copy_utf16_ascii_to_ascii(&src[i..], &mut dst[i..])
 }
 
+/// Narrows the ASCII prefix of `src` into `dst` (AVX2), 32 units per test; the block with
+/// the first unit that is not ASCII, and the tail, go to the SSE2 kernel, which stops exactly
+/// at it. Returns the prefix's length; bytes of `dst` after it, within `src.len()`, may be
+/// overwritten.
+#[inline]
+pub(crate) fn narrow_ascii_avx2(src: &[u16], dst: &mut [u8]) -> usize {
+    if !has_avx2() || dst.len() < src.len() {
+        return narrow_ascii_sse2(src, dst);
+    }
+    // SAFETY: AVX2 is present and `dst` has at least as many bytes as `src` has units.
+    let i =
+        unsafe { narrow_blocks_avx2::<false, false>(src.as_ptr() as *const u8, src.len(), dst) };
+    i + narrow_ascii_sse2(&src[i..], &mut dst[i..])
+}
+
+/// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (AVX2), as
+/// [`narrow_ascii_avx2`] narrows units; returns the number of units.
+#[inline]
+pub(crate) fn narrow_utf16_bytes_avx2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = (src.len() / 2).min(dst.len());
+    if !has_avx2() {
+        return narrow_utf16_bytes_sse2::<BE>(src, dst);
+    }
+    // SAFETY: AVX2 is present; the 2n bytes at src are readable and n <= dst.len().
+    let i = unsafe { narrow_blocks_avx2::<true, BE>(src.as_ptr(), n, dst) };
+    i + narrow_utf16_bytes_sse2::<BE>(&src[2 * i..2 * n], &mut dst[i..n])
+}
+
+/// Narrows whole blocks of 32 ASCII units, read as the `2 * n` bytes at `s` (native order, or
+/// big-endian if `BYTES && BE`), into `dst`; returns the units of the blocks that were all
+/// ASCII (a multiple of 32; the block after them is not all ASCII or is incomplete).
+///
+/// # Safety
+/// AVX2 must be present, the `2 * n` bytes at `s` readable and `n <= dst.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn narrow_blocks_avx2<const BYTES: bool, const BE: bool>(
+    s: *const u8,
+    n: usize,
+    dst: &mut [u8],
+) -> usize {
+    let d = dst.as_mut_ptr();
+    let swap = _mm256_setr_epi8(
+        1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+        13, 12, 15, 14,
+    );
+    let high = _mm256_set1_epi16(0xFF80u16 as i16);
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: i + 32 <= n: bytes 2i..2i+64 at s are readable (the caller's contract);
+        // unaligned loads.
+        let (mut a, mut b) = unsafe {
+            (
+                _mm256_loadu_si256(s.add(2 * i) as *const __m256i),
+                _mm256_loadu_si256(s.add(2 * i + 32) as *const __m256i),
+            )
+        };
+        if BYTES && BE {
+            a = _mm256_shuffle_epi8(a, swap);
+            b = _mm256_shuffle_epi8(b, swap);
+        }
+        let h = _mm256_and_si256(_mm256_or_si256(a, b), high);
+        if _mm256_testz_si256(h, h) == 0 {
+            break;
+        }
+        // packus interleaves the 128-bit halves: a.lo b.lo a.hi b.hi; put them in order.
+        let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+        // SAFETY: i + 32 <= n <= dst.len(); an unaligned store.
+        unsafe { _mm256_storeu_si256(d.add(i) as *mut __m256i, packed) };
+        i += 32;
+    }
+    i
+}
+
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (SSE2);
 /// returns the number of units. Stops exactly at the first unit that is not ASCII; bytes of
 /// `dst` after the prefix, within `src.len() / 2`, may be overwritten.
@@ -748,7 +822,7 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 if ascii_before >= 2 {
                     // A third block of ASCII in a row (markup, English): narrow as long as
                     // it lasts (at least these sixteen units).
-                    let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                    let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
                     i += 2 * k;
                     o += k;
                     ascii_before = 0;
@@ -821,7 +895,7 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
             if m1 == 0 {
                 // ASCII: narrow as long as it lasts (at least these eight units).
-                let k = narrow_utf16_bytes_sse2::<BE>(&src[i..], &mut dst[o..]);
+                let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
                 i += 2 * k;
                 o += k;
                 continue;
@@ -1365,6 +1439,11 @@ unsafe fn narrow_latin1_block32(s: *const u16, d: *mut u8, table: __m256i) -> u3
     let v = _mm256_packus_epi16(a, b);
     // SAFETY: as above; an unaligned store of the bytes in unit order.
     unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_permute4x64_epi64::<0xD8>(v)) };
+    // All ASCII (markup, English): no set look-up.
+    let non_ascii = _mm256_and_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(0xFF80u16 as i16));
+    if _mm256_testz_si256(non_ascii, non_ascii) != 0 {
+        return u32::MAX;
+    }
     let high = _mm256_packus_epi16(_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b));
     let byte = _mm256_shuffle_epi8(
         table,
