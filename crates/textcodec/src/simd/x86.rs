@@ -567,9 +567,13 @@ const INCOMPLETE_MAX: [u8; 32] = {
 ///   continuation after a lead; `pending` is 1 if the block before ended with a lead).
 /// - Others, by the lookup check of Keiser and Lemire ("Validating UTF-8 In Less Than One
 ///   Instruction Per Byte", 2021), which flags exactly the byte pairs and triples that the
-///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so; after two
-///   such blocks in a row (CJK, Thai, Vietnamese text) the loop checks only so, four blocks
-///   per error test, until a group's last block has no three- or four-byte lead.
+///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so, alone; one
+///   that may end inside a three- or four-byte sequence, or rejected near another (CJK, Thai,
+///   Vietnamese text, often with markup), starts lookup checks of 512 bytes per error test,
+///   each block after a test for ASCII, until a last block of two-byte characters or 512
+///   bytes of ASCII; 512 bytes without ASCII blocks start lookup checks only (no test for
+///   ASCII), four blocks per error test, until a last block without three- or four-byte
+///   leads. After an error test fails the first flagged block is found again.
 ///
 /// # Safety
 /// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
@@ -643,7 +647,7 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
     let mut pending: u64 = 0;
     // The end of the last block checked by lookup; a block the mask check rejects within
     // NEAR bytes of it starts lookup checks.
-    const NEAR: usize = 512;
+    const NEAR: usize = 128;
     let mut last_lookup = usize::MAX / 2;
     'modes: loop {
         // Mask checks, 64 bytes at a time.
@@ -700,8 +704,9 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 break;
             }
         }
-        // Lookup checks, four blocks of 64 bytes per error test, each block after a test for
-        // ASCII.
+        // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
+        // test for ASCII.
+        const MIXED: usize = 512;
         let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
         // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
         // bytes before i <= n are in bounds of src; unaligned loads.
@@ -715,10 +720,10 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 },
             )
         };
-        // The first block of the four at `g` with a flag (the bytes before `g` are valid);
-        // the bytes stored past it do not count.
-        let first_flagged = |g: usize| -> usize {
-            for j in (g..g + 256).step_by(64) {
+        // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
+        // valid); the bytes stored past it do not count.
+        let first_flagged = |g: usize, len: usize| -> usize {
+            for j in (g..g + len).step_by(64) {
                 let e = check64(j);
                 if _mm256_testz_si256(e, e) == 0 {
                     return j;
@@ -728,13 +733,13 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
         };
         // Non-zero where the bytes before `i` end inside a multi-byte sequence.
         let mut prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
-        while i + 256 <= n {
+        while i + MIXED <= n {
             let mut err = _mm256_setzero_si256();
             let mut last = _mm256_setzero_si256();
             let mut checked = 0;
-            for k in 0..4 {
+            for k in 0..MIXED / 64 {
                 let j = i + 64 * k;
-                // SAFETY: j + 64 <= i + 256 <= n = src.len(); unaligned loads.
+                // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
                 let (a, b) = unsafe {
                     (
                         _mm256_loadu_si256(s.add(j) as *const __m256i),
@@ -762,14 +767,14 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 last = _mm256_max_epu8(a, b);
             }
             if _mm256_testz_si256(err, err) == 0 {
-                return first_flagged(i);
+                return first_flagged(i, MIXED);
             }
-            i += 256;
+            i += MIXED;
             let long = _mm256_subs_epu8(last, ge_e0);
             if _mm256_testz_si256(long, long) != 0
                 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
             {
-                // Four ASCII blocks, or a last block with two-byte characters but no three-
+                // Only ASCII blocks, or a last block with two-byte characters but no three-
                 // or four-byte lead: back to mask checks, with a two-byte lead at the end
                 // pending. (ASCII blocks between others, as in CJK or Thai text with markup,
                 // cost little here.)
@@ -777,7 +782,7 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 last_lookup = i;
                 continue 'modes;
             }
-            if checked < 4 {
+            if checked < MIXED / 64 {
                 continue;
             }
             // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
@@ -805,7 +810,7 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                     last = _mm256_max_epu8(a, b);
                 }
                 if _mm256_testz_si256(err, err) == 0 {
-                    return first_flagged(i);
+                    return first_flagged(i, 256);
                 }
                 i += 256;
                 let long = _mm256_subs_epu8(last, ge_e0);
