@@ -997,6 +997,104 @@ mod tests {
         }
     }
 
+    /// Checks the UTF-8 validating copy, and the validation without the copy, of `src`
+    /// against the standard library.
+    fn check_valid_utf8(src: &[u8]) {
+        let want = scalar::valid_utf8_prefix(src);
+        let mut dst = std::vec![0u8; src.len()];
+        if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
+            assert_eq!(got, want, "{:02X?}", src);
+            assert_eq!(&dst[..got], &src[..got]);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            assert_eq!(x86::valid_utf8_prefix_avx2(src), want, "{:02X?}", src);
+        }
+    }
+
+    /// Text of ASCII and two-byte characters (the blocks the mask check takes), damaged at
+    /// every position around the edges of 64-byte blocks, and a two-byte character
+    /// straddling every edge.
+    #[test]
+    fn utf8_validation_two_byte_blocks() {
+        let text = "Le château de Versailles, résidence royale, où Louis XIV s’installa? Größe. "
+            .replace('’', "'")
+            .repeat(12);
+        let base = text.as_bytes();
+        let bad = [
+            0x80, 0xBF, 0xC0, 0xC1, 0xC3, 0xDF, 0xE0, 0xE9, 0xED, 0xF0, 0xF4, 0xFF, b'a',
+        ];
+        for edge in (64..base.len() - 64).step_by(64) {
+            for at in edge - 4..edge + 4 {
+                for &v in &bad {
+                    let mut b = base.to_vec();
+                    b[at] = v;
+                    check_valid_utf8(&b);
+                    check_valid_utf8(&b[..at + 1]);
+                    check_valid_utf8(&b[..edge + 64]);
+                }
+            }
+        }
+        for pad in 0..130 {
+            let mut b = std::vec![b'x'; pad];
+            b.extend("é".repeat(200).as_bytes());
+            check_valid_utf8(&b);
+            for cut in [b.len() - 1, pad + 63, pad + 64, pad + 65] {
+                check_valid_utf8(&b[..cut.min(b.len())]);
+            }
+            // A lead byte at a block edge followed by ASCII, or by another lead.
+            for (k, v) in [(63, b'x'), (63, 0xC3), (127, b'x'), (64, 0x80)] {
+                let mut c = b.clone();
+                if pad + k < c.len() {
+                    c[pad + k] = v;
+                    check_valid_utf8(&c);
+                }
+            }
+        }
+    }
+
+    /// Runs of ASCII, two-byte, three-byte and four-byte blocks in turn, long runs of
+    /// three-byte blocks included (the lookup-only loop), damaged at random places and cut
+    /// at random lengths.
+    #[test]
+    fn utf8_validation_mixed_block_runs() {
+        let pieces = [
+            "plain ascii text, ".repeat(8),
+            "déjà vu, ça. ".repeat(10),
+            "日本語の文章です。".repeat(12),
+            "ภาษาไทย ".repeat(6),
+            "<p class=\"x\">".repeat(9),
+            "😀🎉 ".repeat(7),
+            "Привет мир ".repeat(10),
+        ];
+        let mut x: u32 = 0x5EED_1234;
+        for round in 0..3000 {
+            let mut b = std::vec::Vec::new();
+            while b.len() < 1500 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let piece = &pieces[x as usize % pieces.len()];
+                // The first 1 to all of the piece's characters: the base stays valid.
+                let m = 1 + (x >> 8) as usize % piece.chars().count();
+                let take = piece.char_indices().nth(m).map_or(piece.len(), |(k, _)| k);
+                b.extend(&piece.as_bytes()[..take]);
+            }
+            assert_eq!(scalar::valid_utf8_prefix(&b), b.len());
+            check_valid_utf8(&b);
+            for _ in 0..(round % 3) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let at = x as usize % b.len();
+                b[at] = (x >> 12) as u8;
+            }
+            let cut = 64 + (x >> 5) as usize % (b.len() - 63);
+            check_valid_utf8(&b[..cut]);
+            check_valid_utf8(&b);
+        }
+    }
+
     #[test]
     fn utf8_validation_agrees_with_std() {
         let text = "Марс — четвёртая по удалённости от Солнца планета 火星 😀 Mars ".repeat(4);

@@ -663,7 +663,26 @@ const INCOMPLETE_MAX: [u8; 32] = {
 };
 
 /// Validates whole 32-byte blocks, copying them to `dst` if `COPY`; returns the length of the
-/// blocks that passed.
+/// blocks that passed (everything before it is valid UTF-8 but for, possibly, a character cut
+/// at its end).
+///
+/// Blocks of 64 bytes go one of three ways:
+/// - ASCII: a test of the sign bits, then a run of ASCII at 128 bytes per test.
+/// - Two-byte (Latin, Cyrillic, Greek, Hebrew, Arabic text: ASCII and two-byte characters
+///   only): an exact check on 64-bit masks, far cheaper than the lookup check. With `n` the
+///   non-ASCII bytes, `c` the continuation bytes (80..BF) and `v` the two-byte lead bytes
+///   (C2..DF), the block is valid iff `n == v | c` (no other byte: no C0, C1 or three- or
+///   four-byte lead) and `c == v << 1 | pending` (each lead followed by one continuation, each
+///   continuation after a lead; `pending` is 1 if the block before ended with a lead).
+/// - Others, by the lookup check of Keiser and Lemire ("Validating UTF-8 In Less Than One
+///   Instruction Per Byte", 2021), which flags exactly the byte pairs and triples that the
+///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so, alone; one
+///   that may end inside a three- or four-byte sequence, or rejected near another (CJK, Thai,
+///   Vietnamese text, often with markup), starts lookup checks of 512 bytes per error test,
+///   each block after a test for ASCII, until a last block of two-byte characters or 512
+///   bytes of ASCII; 512 bytes without ASCII blocks start lookup checks only (no test for
+///   ASCII), four blocks per error test, until a last block without three- or four-byte
+///   leads. After an error test fails the first flagged block is found again.
 ///
 /// # Safety
 /// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
@@ -672,82 +691,277 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
-    // SAFETY: INCOMPLETE_MAX is 32 readable bytes; an unaligned load.
-    let incomplete_max = unsafe { _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i) };
-    let mut prev_input = _mm256_setzero_si256();
-    let mut prev_incomplete = _mm256_setzero_si256();
-    let mut i = 0;
-    // 64 bytes at a time: one test for ASCII, one for errors.
-    while i + 64 <= n {
-        // SAFETY: i + 64 <= n = src.len(), and with COPY n <= dst.len() (the caller's
-        // contract): the 64 bytes at i are in bounds of src (and of dst); unaligned loads.
-        let (a, b) = unsafe {
+    // The lookup check of the 64 bytes at `i`, the 32 before them (zeros at the start) giving
+    // the context: zero iff no pair or triple ending in them is malformed.
+    let check64 = |i: usize| -> __m256i {
+        // SAFETY: callers pass i + 64 <= n = src.len(); with i >= 32 the 32 bytes before i
+        // are in bounds too; unaligned loads.
+        let (prev, a, b) = unsafe {
             (
+                if i >= 32 {
+                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+                } else {
+                    _mm256_setzero_si256()
+                },
                 _mm256_loadu_si256(s.add(i) as *const __m256i),
                 _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
             )
         };
-        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
-            if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
-                break;
-            }
-            if COPY {
-                // SAFETY: as for the loads.
-                unsafe {
-                    _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
-                    _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
-                }
-            }
-            i += 64;
-            // A run of ASCII: 128 bytes per test, nothing else to track (an ASCII byte
-            // neither ends nor starts a sequence, so the state after it is the initial one).
-            while i + 128 <= n {
-                // SAFETY: i + 128 <= n, in bounds of src (and of dst with COPY) as above.
-                let v = unsafe {
-                    [
-                        _mm256_loadu_si256(s.add(i) as *const __m256i),
-                        _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
-                        _mm256_loadu_si256(s.add(i + 64) as *const __m256i),
-                        _mm256_loadu_si256(s.add(i + 96) as *const __m256i),
-                    ]
-                };
-                let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
-                if _mm256_movemask_epi8(any) != 0 {
-                    break;
-                }
-                if COPY {
-                    // SAFETY: as for the loads.
-                    unsafe {
-                        for (k, &x) in v.iter().enumerate() {
-                            _mm256_storeu_si256(d.add(i + 32 * k) as *mut __m256i, x);
-                        }
-                    }
-                }
-                i += 128;
-            }
-            prev_incomplete = _mm256_setzero_si256();
-            prev_input = _mm256_setzero_si256();
-            continue;
-        }
-        let err = _mm256_or_si256(
-            check_block(a, prev_input, t1h, t1l, t2h),
+        _mm256_or_si256(
+            check_block(a, prev, t1h, t1l, t2h),
             check_block(b, a, t1h, t1l, t2h),
-        );
-        if _mm256_testz_si256(err, err) == 0 {
-            break;
-        }
-        // Non-zero where the chunk ends inside a multi-byte sequence.
-        prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
+        )
+    };
+    let store64 = |i: usize, a: __m256i, b: __m256i| {
         if COPY {
-            // SAFETY: as for the loads.
+            // SAFETY: callers pass i + 64 <= n = src.len() <= dst.len() (with COPY, the
+            // caller's contract); unaligned stores.
             unsafe {
                 _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
                 _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
             }
         }
-        prev_input = b;
-        i += 64;
+    };
+    // The end of a run of ASCII from `i`, checked (and copied) 128 bytes per test, nothing
+    // else to track (an ASCII byte neither ends nor starts a sequence).
+    let ascii_run = |mut i: usize| -> usize {
+        while i + 128 <= n {
+            // SAFETY: i + 128 <= n = src.len(); unaligned loads.
+            let v = unsafe {
+                [
+                    _mm256_loadu_si256(s.add(i) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 64) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 96) as *const __m256i),
+                ]
+            };
+            let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
+            if _mm256_movemask_epi8(any) != 0 {
+                break;
+            }
+            store64(i, v[0], v[1]);
+            store64(i + 64, v[2], v[3]);
+            i += 128;
+        }
+        i
+    };
+    let (cont_end, lead_bias, lead_min) = (
+        _mm256_set1_epi8(0xC0u8 as i8),
+        _mm256_set1_epi8(0x60),
+        _mm256_set1_epi8(0x61),
+    );
+    let mut i = 0;
+    // 1 if the bytes before `i` end with a two-byte lead (the mask check's carried state);
+    // in the mask loop they never end inside a three- or four-byte sequence.
+    let mut pending: u64 = 0;
+    // The end of the last block checked by lookup; a block the mask check rejects within
+    // NEAR bytes of it starts lookup checks.
+    const NEAR: usize = 128;
+    let mut last_lookup = usize::MAX / 2;
+    'modes: loop {
+        // Mask checks, 64 bytes at a time.
+        loop {
+            if i + 64 > n {
+                break 'modes;
+            }
+            // SAFETY: i + 64 <= n = src.len(); unaligned loads.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+                )
+            };
+            let mask = |v: __m256i| _mm256_movemask_epi8(v) as u32 as u64;
+            let non_ascii = mask(a) | mask(b) << 32;
+            if non_ascii | pending == 0 {
+                store64(i, a, b);
+                i = ascii_run(i + 64);
+                continue;
+            }
+            // Signed: 80..BF are the bytes below C0 (-64) that are not ASCII.
+            let cont = |v: __m256i| mask(_mm256_cmpgt_epi8(cont_end, v));
+            // C2..DF less 0x60 are 62..7F, the only bytes above 61 (signed) after the shift.
+            let lead =
+                |v: __m256i| mask(_mm256_cmpgt_epi8(_mm256_sub_epi8(v, lead_bias), lead_min));
+            let c = cont(a) | cont(b) << 32;
+            let v = lead(a) | lead(b) << 32;
+            // `pending` is 0 or 1 and bit 0 of `v << 1` is clear: the sum is their union.
+            if (c ^ ((v << 1) + pending)) | (non_ascii ^ (v | c)) == 0 {
+                store64(i, a, b);
+                pending = v >> 63;
+                i += 64;
+                continue;
+            }
+            if i.wrapping_sub(last_lookup) < NEAR {
+                // Near other such blocks (CJK or Thai text with markup): lookup checks from
+                // this block on.
+                break;
+            }
+            let err = check64(i);
+            if _mm256_testz_si256(err, err) == 0 {
+                return i;
+            }
+            store64(i, a, b);
+            // Three- and four-byte lead bytes (no C0 or C1: the lookup check flags them).
+            let long_leads = non_ascii & !c & !v;
+            pending = v >> 63;
+            i += 64;
+            last_lookup = i;
+            // A block that may end inside a three- or four-byte sequence is followed by
+            // lookup checks, which carry that state.
+            if long_leads >> 61 != 0 {
+                break;
+            }
+        }
+        // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
+        // test for ASCII.
+        const MIXED: usize = 512;
+        let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
+        // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
+        // bytes before i <= n are in bounds of src; unaligned loads.
+        let (incomplete_max, mut prev) = unsafe {
+            (
+                _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i),
+                if i >= 32 {
+                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+                } else {
+                    _mm256_setzero_si256()
+                },
+            )
+        };
+        // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
+        // valid); the bytes stored past it do not count.
+        let first_flagged = |g: usize, len: usize| -> usize {
+            for j in (g..g + len).step_by(64) {
+                let e = check64(j);
+                if _mm256_testz_si256(e, e) == 0 {
+                    return j;
+                }
+            }
+            g
+        };
+        // Non-zero where the bytes before `i` end inside a multi-byte sequence.
+        let mut prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
+        while i + MIXED <= n {
+            let mut err = _mm256_setzero_si256();
+            let mut last = _mm256_setzero_si256();
+            let mut checked = 0;
+            for k in 0..MIXED / 64 {
+                let j = i + 64 * k;
+                // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
+                let (a, b) = unsafe {
+                    (
+                        _mm256_loadu_si256(s.add(j) as *const __m256i),
+                        _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
+                    )
+                };
+                if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+                    // ASCII: an error if the bytes before end inside a sequence.
+                    err = _mm256_or_si256(err, prev_incomplete);
+                    prev = _mm256_setzero_si256();
+                    prev_incomplete = prev;
+                } else {
+                    err = _mm256_or_si256(
+                        err,
+                        _mm256_or_si256(
+                            check_block(a, prev, t1h, t1l, t2h),
+                            check_block(b, a, t1h, t1l, t2h),
+                        ),
+                    );
+                    prev = b;
+                    prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
+                    checked += 1;
+                }
+                store64(j, a, b);
+                last = _mm256_max_epu8(a, b);
+            }
+            if _mm256_testz_si256(err, err) == 0 {
+                return first_flagged(i, MIXED);
+            }
+            i += MIXED;
+            let long = _mm256_subs_epu8(last, ge_e0);
+            if _mm256_testz_si256(long, long) != 0
+                && (checked == 0 || _mm256_movemask_epi8(last) != 0)
+            {
+                // Only ASCII blocks, or a last block with two-byte characters but no three-
+                // or four-byte lead: back to mask checks, with a two-byte lead at the end
+                // pending. (ASCII blocks between others, as in CJK or Thai text with markup,
+                // cost little here.)
+                pending = (src[i - 1] >= 0xC0) as u64;
+                last_lookup = i;
+                continue 'modes;
+            }
+            if checked < MIXED / 64 {
+                continue;
+            }
+            // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
+            // ASCII, until the last of four blocks has no three- or four-byte lead.
+            while i + 256 <= n {
+                let mut err = _mm256_setzero_si256();
+                for k in 0..4 {
+                    let j = i + 64 * k;
+                    // SAFETY: j + 64 <= i + 256 <= n = src.len(); unaligned loads.
+                    let (a, b) = unsafe {
+                        (
+                            _mm256_loadu_si256(s.add(j) as *const __m256i),
+                            _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
+                        )
+                    };
+                    err = _mm256_or_si256(
+                        err,
+                        _mm256_or_si256(
+                            check_block(a, prev, t1h, t1l, t2h),
+                            check_block(b, a, t1h, t1l, t2h),
+                        ),
+                    );
+                    store64(j, a, b);
+                    prev = b;
+                    last = _mm256_max_epu8(a, b);
+                }
+                if _mm256_testz_si256(err, err) == 0 {
+                    return first_flagged(i, 256);
+                }
+                i += 256;
+                let long = _mm256_subs_epu8(last, ge_e0);
+                if _mm256_testz_si256(long, long) != 0 {
+                    break;
+                }
+            }
+            prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
+        }
+        // Fewer than 256 bytes left: lookup checks of 64 bytes to the end of the blocks.
+        while i + 64 <= n {
+            let err = check64(i);
+            if _mm256_testz_si256(err, err) == 0 {
+                return i;
+            }
+            // SAFETY: i + 64 <= n = src.len(); unaligned loads.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+                )
+            };
+            store64(i, a, b);
+            i += 64;
+        }
+        break;
     }
+    // Then 32 bytes at a time, with the state of the bytes before `i`.
+    // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 the 32 bytes before i are in
+    // bounds of src; unaligned loads.
+    let (incomplete_max, mut prev_input) = unsafe {
+        (
+            _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i),
+            if i >= 32 {
+                _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+            } else {
+                _mm256_setzero_si256()
+            },
+        )
+    };
+    // Non-zero where the bytes before `i` end inside a multi-byte sequence.
+    let mut prev_incomplete = _mm256_subs_epu8(prev_input, incomplete_max);
     while i + 32 <= n {
         // SAFETY: i + 32 <= n = src.len(), and with COPY n <= dst.len() (the caller's
         // contract): the 32 bytes at i are in bounds of src (and of dst); unaligned loads and
