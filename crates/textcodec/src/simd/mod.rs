@@ -789,6 +789,44 @@ mod tests {
     }
 
     #[test]
+    fn utf8_to_utf16_blocks_convert_every_bmp_character() {
+        if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
+            return;
+        }
+        // Every character of one to three bytes, in order and interleaved with ASCII and
+        // two-byte characters at a few strides, so that each lands in mixed blocks and in
+        // blocks of three-byte characters alone.
+        for stride in [0usize, 1, 3, 7] {
+            let mut s = std::string::String::new();
+            for (k, c) in (0..0x1_0000u32).filter_map(char::from_u32).enumerate() {
+                s.push(c);
+                if stride != 0 && k % stride == 0 {
+                    s.push(if k % 2 == 0 { 'a' } else { 'é' });
+                }
+            }
+            let want: std::vec::Vec<u16> = s.encode_utf16().collect();
+            let mut dst = std::vec![0u16; want.len() + 16];
+            let (mut i, mut o) = (0, 0);
+            let bytes = s.as_bytes();
+            while i < bytes.len() {
+                let (r, w) = utf8_to_utf16_best(&bytes[i..], &mut dst[o..]).unwrap();
+                assert_eq!(&dst[o..o + w], &want[o..o + w], "stride {stride} at {i}");
+                if r == 0 {
+                    // A character the kernel leaves to the caller (U+0000 is not one).
+                    let c = s[i..].chars().next().unwrap();
+                    dst[o] = c as u16;
+                    i += c.len_utf8();
+                    o += 1;
+                } else {
+                    i += r;
+                    o += w;
+                }
+            }
+            assert_eq!(&dst[..o], &want[..], "stride {stride}");
+        }
+    }
+
+    #[test]
     fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
         #[cfg(target_arch = "x86_64")]
         if detected_level() == Level::Avx2 {

@@ -900,6 +900,16 @@ unsafe fn utf8_to_utf16_block64(
         }
         (w, p) = (16, 48);
     }
+    if p == 0 {
+        // SAFETY: the 34 bytes at i and at i + 32 are within src (i + 66 < i + 80); the
+        // first call writes at most 32 units and the second w <= 32 more (at most a unit per
+        // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
+        unsafe {
+            w = convert32(s.add(i), drop as u32, d.add(o));
+            w += convert32(s.add(i + 32), (drop >> 32) as u32, d.add(o + w));
+        }
+        return Some((end, w));
+    }
     while p < 64 {
         // SAFETY: p + 18 <= 66 < 80: the 18 bytes at i + p are within src; w <= p (at most
         // a unit per byte), so the 16 units at o + w are within dst (o + 80 <= dst.len()).
@@ -975,6 +985,86 @@ unsafe fn values16(s: *const u8) -> __m256i {
     let lead = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xBF));
     let lead3 = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xDF));
     _mm256_blendv_epi8(b, _mm256_blendv_epi8(v2, v3, lead3), lead)
+}
+
+/// Converts the 32 bytes at `s` to UTF-16 at `d`, leaving out the positions in `drop`: per
+/// position, the unit of the character starting there, for a byte below 0x80 or a two- or
+/// three-byte lead followed by its (valid) continuation bytes, computed as its low and high
+/// bytes for all 32 positions at once. Returns the units kept (32 are stored).
+///
+/// # Safety
+/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
+    // SAFETY: the caller's contract; unaligned loads.
+    let (b, n1, n2) = unsafe {
+        (
+            _mm256_loadu_si256(s as *const __m256i),
+            _mm256_loadu_si256(s.add(1) as *const __m256i),
+            _mm256_loadu_si256(s.add(2) as *const __m256i),
+        )
+    };
+    let byte = |v: u8| _mm256_set1_epi8(v as i8);
+    // Three-byte leads E0..EF (and ASCII, for which the result is b below).
+    let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
+    // A two-byte character's unit is (b & 0x1F) << 6 | n1 & 0x3F; a three-byte one's is
+    // (b & 0x0F) << 12 | (n1 & 0x3F) << 6 | n2 & 0x3F: the low byte is t << 6 | u & 0x3F and
+    // the high byte t >> 2 & 0x0F (but for b's low nibble of a three-byte lead), with (t, u)
+    // = (b, n1) or (n1, n2). (A two-byte lead's b >> 2 & 0x0F is its bits 2..4.)
+    let t = _mm256_blendv_epi8(b, n1, lead3);
+    let u = _mm256_blendv_epi8(n1, n2, lead3);
+    let lo = _mm256_or_si256(
+        _mm256_and_si256(_mm256_slli_epi16::<6>(t), byte(0xC0)),
+        _mm256_and_si256(u, byte(0x3F)),
+    );
+    let hi = _mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F)),
+        _mm256_and_si256(
+            _mm256_slli_epi16::<4>(b),
+            _mm256_and_si256(lead3, byte(0xF0)),
+        ),
+    );
+    // ASCII (sign bit clear): the byte itself.
+    let lo = _mm256_blendv_epi8(b, lo, b);
+    let hi = _mm256_blendv_epi8(_mm256_setzero_si256(), hi, b);
+    // Units of positions 0..8 and 16..24, then 8..16 and 24..32.
+    let u0 = _mm256_unpacklo_epi8(lo, hi);
+    let u1 = _mm256_unpackhi_epi8(lo, hi);
+    let k0 = &KEEP_U16_LANES[(drop & 0xFF) as usize];
+    let k1 = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
+    let k2 = &KEEP_U16_LANES[(drop >> 16 & 0xFF) as usize];
+    let k3 = &KEEP_U16_LANES[(drop >> 24) as usize];
+    let (l0, l1, l2) = (k0.len as usize, k1.len as usize, k2.len as usize);
+    // SAFETY: the shuffles are 16 readable bytes; l0 + l1 + l2 <= 24, so the four 8-unit
+    // stores are within the 32 writable units at d.
+    unsafe {
+        let c0 = _mm256_shuffle_epi8(
+            u0,
+            _mm256_loadu2_m128i(
+                k2.shuffle.as_ptr() as *const __m128i,
+                k0.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        let c1 = _mm256_shuffle_epi8(
+            u1,
+            _mm256_loadu2_m128i(
+                k3.shuffle.as_ptr() as *const __m128i,
+                k1.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(c0));
+        _mm_storeu_si128(d.add(l0) as *mut __m128i, _mm256_castsi256_si128(c1));
+        _mm_storeu_si128(
+            d.add(l0 + l1) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(c0),
+        );
+        _mm_storeu_si128(
+            d.add(l0 + l1 + l2) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(c1),
+        );
+    }
+    l0 + l1 + l2 + k3.len as usize
 }
 
 /// Stores the sixteen units of `values` at `d` but for the lanes in `drop`, in order; returns
