@@ -154,6 +154,42 @@ fn utf8_to_utf16_agrees_with_encoding_rs_at_block_edges() {
                 );
             }
         }
+        short_inputs_at_every_cut(level, &mut rng);
     }
     set_level(best);
+}
+
+/// Short inputs (the kernel converts the last fewer than sixteen bytes of an input of at least
+/// sixteen with a load that ends at the input's end): every prefix of random mixes of 16 to
+/// 80 bytes, so that the input ends at every place in and between characters, decoded whole
+/// and split in two.
+fn short_inputs_at_every_cut(level: Level, rng: &mut Rng) {
+    for _ in 0..300 {
+        let len = 16 + rng.below(64);
+        let palette: Vec<&str> = (0..1 + rng.below(4))
+            .map(|_| VALID[rng.below(VALID.len())])
+            .collect();
+        let mut bytes = Vec::new();
+        while bytes.len() < len {
+            if rng.below(40) == 0 {
+                bytes.extend_from_slice(INVALID[rng.below(INVALID.len())]);
+            } else {
+                bytes.extend_from_slice(palette[rng.below(palette.len())].as_bytes());
+            }
+        }
+        for end in 0..=bytes.len() {
+            let cut = &bytes[..end];
+            let (want, _) = encoding_rs::UTF_8.decode_without_bom_handling(cut);
+            let want: Vec<u16> = want.encode_utf16().collect();
+            for split in [end, rng.below(end + 1)] {
+                for room in [end + 4, 16 + rng.below(20)] {
+                    let got = decode_tc(cut, split, room);
+                    assert!(
+                        got == want,
+                        "{level:?} room {room} split {split}: {cut:02X?}\n got {got:04X?}\nwant {want:04X?}"
+                    );
+                }
+            }
+        }
+    }
 }

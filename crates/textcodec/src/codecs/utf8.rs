@@ -73,17 +73,55 @@ fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
     let n = src.len();
     let mut i = 0;
     let mut o = *pos;
+    // The vector kernel failed at a byte before this one (the next sixteen bytes hold
+    // something it leaves to this loop): ASCII bytes before it go one at a time.
+    let mut scalar_until = 0;
     while i < n {
         let b0 = src[i];
         if b0 < 0x80 {
             if i + 16 <= n && o + 16 <= dst.len() {
                 let block: [u8; 16] = src[i..i + 16].try_into().unwrap();
-                if u128::from_le_bytes(block) & ASCII_MASK == 0 {
+                let high = u128::from_le_bytes(block) & ASCII_MASK;
+                if high == 0 {
                     let k = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[o..]);
                     i += k;
                     o += k;
                     continue;
                 }
+                // The ASCII bytes before the first byte at or above 0x80 (at least b0).
+                let k = (high.trailing_zeros() / 8) as usize;
+                // The vector kernel is worth a try from here if that byte and the next one
+                // look like the start of a two- or three-byte character (mixed text, not
+                // binary data, where the kernel would fail).
+                if i >= scalar_until
+                    && (0xC2..0xF0).contains(&block[k])
+                    && src.get(i + k + 1).is_some_and(|&b| b & 0xC0 == 0x80)
+                {
+                    let (r, w) = crate::simd::utf8_to_utf16(src, i, &mut dst[o..]);
+                    if r != 0 {
+                        i += r;
+                        o += w;
+                        continue;
+                    }
+                    scalar_until = i + 16;
+                }
+                for (d, &b) in dst[o..o + 16].iter_mut().zip(&block) {
+                    *d = b as u16;
+                }
+                i += k;
+                o += k;
+                continue;
+            }
+            if i >= scalar_until && n >= 16 && o + 16 <= dst.len() {
+                // The last bytes of the input: the kernel reads the last sixteen bytes of
+                // `src` to convert them.
+                let (r, w) = crate::simd::utf8_to_utf16(src, i, &mut dst[o..]);
+                if r != 0 {
+                    i += r;
+                    o += w;
+                    continue;
+                }
+                scalar_until = n;
             }
             if o >= dst.len() {
                 break;
@@ -93,8 +131,8 @@ fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
             o += 1;
             continue;
         }
-        if i + 16 <= n && o + 16 <= dst.len() {
-            let (r, w) = crate::simd::utf8_to_utf16(&src[i..], &mut dst[o..]);
+        if n >= 16 && o + 16 <= dst.len() {
+            let (r, w) = crate::simd::utf8_to_utf16(src, i, &mut dst[o..]);
             if r != 0 {
                 i += r;
                 o += w;

@@ -243,19 +243,21 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
     (0, 0)
 }
 
-/// UTF-8 to UTF-16 in blocks of sixteen bytes of one- to three-byte characters; `src` starts
-/// at a character boundary. Returns (bytes read, units written); may do nothing.
+/// UTF-8 to UTF-16 in blocks of sixteen bytes of one- to three-byte characters, from
+/// `src[start..]` (a character boundary; `start <= src.len()`); the kernels may read the bytes
+/// of `src` before `start` (the AVX2 one converts the last fewer than sixteen bytes of a `src`
+/// of at least sixteen). Returns (bytes read from `start`, units written); may do nothing.
 #[inline(always)]
-pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
     if src.len() >= 16 && level() == Level::Avx2 {
-        return x86::utf8_to_utf16_avx2(src, dst);
+        return x86::utf8_to_utf16_avx2(src, start, dst);
     }
     #[cfg(target_arch = "aarch64")]
-    if src.len() >= 16 && level() == Level::Neon {
-        return aarch64::utf8_to_utf16_neon(src, dst);
+    if src.len() >= start + 16 && level() == Level::Neon {
+        return aarch64::utf8_to_utf16_neon(&src[start..], dst);
     }
-    let _ = (src, dst);
+    let _ = (src, start, dst);
     (0, 0)
 }
 
@@ -691,7 +693,7 @@ mod tests {
     fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
         #[cfg(target_arch = "x86_64")]
         if detected_level() == Level::Avx2 {
-            return Some(x86::utf8_to_utf16_avx2(src, dst));
+            return Some(x86::utf8_to_utf16_avx2(src, 0, dst));
         }
         #[cfg(target_arch = "aarch64")]
         if detected_level() == Level::Neon {
@@ -913,6 +915,94 @@ mod tests {
                 .encode_utf16()
                 .collect();
             assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
+        }
+    }
+
+    #[test]
+    fn utf8_to_utf16_blocks_convert_every_bmp_character() {
+        if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
+            return;
+        }
+        // Every character of one to three bytes, in order and interleaved with ASCII and
+        // two-byte characters at a few strides, so that each lands in mixed blocks and in
+        // blocks of three-byte characters alone.
+        for stride in [0usize, 1, 3, 7] {
+            let mut s = std::string::String::new();
+            for (k, c) in (0..0x1_0000u32).filter_map(char::from_u32).enumerate() {
+                s.push(c);
+                if stride != 0 && k % stride == 0 {
+                    s.push(if k % 2 == 0 { 'a' } else { 'é' });
+                }
+            }
+            let want: std::vec::Vec<u16> = s.encode_utf16().collect();
+            let mut dst = std::vec![0u16; want.len() + 16];
+            let (mut i, mut o) = (0, 0);
+            let bytes = s.as_bytes();
+            while i < bytes.len() {
+                let (r, w) = utf8_to_utf16_best(&bytes[i..], &mut dst[o..]).unwrap();
+                assert_eq!(&dst[o..o + w], &want[o..o + w], "stride {stride} at {i}");
+                if r == 0 {
+                    // A character the kernel leaves to the caller (U+0000 is not one).
+                    let c = s[i..].chars().next().unwrap();
+                    dst[o] = c as u16;
+                    i += c.len_utf8();
+                    o += 1;
+                } else {
+                    i += r;
+                    o += w;
+                }
+            }
+            assert_eq!(&dst[..o], &want[..], "stride {stride}");
+        }
+    }
+
+    #[test]
+    fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() == Level::Avx2 {
+            let pieces = ["a", "é", "ж", "火", "ก", "\u{800}", "\u{FFFF}", "😀"];
+            let mut x: u32 = 0x1234_5677;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x as usize
+            };
+            for round in 0..20_000 {
+                // Arbitrary bytes before `start` (the tail load may read them), then text,
+                // cut anywhere and sometimes damaged.
+                let start = next() % 20;
+                let mut bytes: std::vec::Vec<u8> = (0..start).map(|_| next() as u8).collect();
+                let mut s = std::string::String::new();
+                while s.len() < 1 + next() % 40 {
+                    s.push_str(pieces[next() % (1 + round % pieces.len())]);
+                }
+                bytes.extend_from_slice(s.as_bytes());
+                bytes.truncate(start + next() % (s.len() + 1));
+                if round % 4 == 0 && bytes.len() > start {
+                    let at = start + next() % (bytes.len() - start);
+                    bytes[at] = next() as u8;
+                }
+                let mut dst = [0u16; 64];
+                let room = 16 + next() % 48;
+                let (r, w) = x86::utf8_to_utf16_avx2(&bytes, start, &mut dst[..room]);
+                let text = &bytes[start..];
+                let valid = scalar::valid_utf8_prefix(text);
+                assert!(r <= valid, "read {r} past {valid}: {start} {bytes:02X?}");
+                let want: std::vec::Vec<u16> = core::str::from_utf8(&text[..r])
+                    .unwrap()
+                    .encode_utf16()
+                    .collect();
+                assert_eq!(&dst[..w], &want[..], "{start} {bytes:02X?}");
+                if bytes.len() >= 16
+                    && room >= text.len() + 16
+                    && valid == text.len()
+                    && !text.iter().any(|&b| b >= 0xF0)
+                {
+                    // Valid one- to three-byte characters to the end, and room: all of them.
+                    assert_eq!(r, valid, "{start} {bytes:02X?}");
+                }
+            }
         }
     }
 

@@ -1159,24 +1159,29 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
 }
 
 /// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
-/// accepts (AVX2): 64 input bytes at a time where they are all such characters, sixteen at a
-/// time around anything else and for the last bytes. Returns (bytes read, units written).
-/// `src` must start at a character boundary. Stops, leaving the rest to the caller, at a
-/// block of sixteen bytes holding anything else (a four-byte sequence, an error), when fewer
-/// than 16 input bytes remain, or when `dst` has fewer than 16 units of room.
+/// accepts (AVX2), from `src[start..]` (a character boundary) to `dst`: 64 input bytes at a
+/// time where they are all such characters, sixteen at a time around anything else, and the
+/// last fewer than sixteen bytes by a load of the last sixteen of `src` (which may start
+/// before `start`). Returns (bytes read from `start`, units written). Stops, leaving the rest
+/// to the caller, at a block of sixteen bytes holding anything else (a four-byte sequence,
+/// an error, a character cut off by the end of `src`), or when `dst` has fewer than 16 units
+/// of room. Does nothing if `src` is shorter than 16 bytes.
 #[inline]
-pub(crate) fn utf8_to_utf16_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    if !has_avx2() {
+pub(crate) fn utf8_to_utf16_avx2(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
+    if !has_avx2() || src.len() < 16 || start > src.len() {
         return (0, 0);
     }
-    // SAFETY: AVX2 is present.
-    unsafe { utf8_to_utf16_avx2_impl(src, dst) }
+    // SAFETY: AVX2 is present, src.len() >= 16 and start <= src.len().
+    let (i, o) = unsafe { utf8_to_utf16_avx2_impl(src, start, dst) };
+    (i - start, o)
 }
 
+/// # Safety
+/// AVX2 must be present, `src.len() >= 16` and `start <= src.len()`.
 #[target_feature(enable = "avx2")]
-unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     let (n, room) = (src.len(), dst.len());
-    let (mut i, mut o) = (0usize, 0usize);
+    let (mut i, mut o) = (start, 0usize);
     let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
     loop {
         while i + 80 <= n && o + 80 <= room {
@@ -1193,7 +1198,17 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
         // The block that failed (or the last bytes), sixteen bytes at a time.
         let stop = i + 64;
         loop {
-            if i + 16 > n || o + 16 > room {
+            if o + 16 > room {
+                return (i, o);
+            }
+            if i + 16 > n {
+                if i < n {
+                    // SAFETY: AVX2 is present, i < src.len() < i + 16, src.len() >= 16 (the
+                    // caller's contract) and o + 16 <= dst.len().
+                    let (r, w) = unsafe { utf8_to_utf16_tail16(src, dst, i, o) };
+                    i += r;
+                    o += w;
+                }
                 return (i, o);
             }
             // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
@@ -1287,6 +1302,16 @@ unsafe fn utf8_to_utf16_block64(
         }
         (w, p) = (16, 48);
     }
+    if p == 0 {
+        // SAFETY: the 34 bytes at i and at i + 32 are within src (i + 66 < i + 80); the
+        // first call writes at most 32 units and the second w <= 32 more (at most a unit per
+        // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
+        unsafe {
+            w = convert32(s.add(i), drop as u32, d.add(o));
+            w += convert32(s.add(i + 32), (drop >> 32) as u32, d.add(o + w));
+        }
+        return Some((end, w));
+    }
     while p < 64 {
         // SAFETY: p + 18 <= 66 < 80: the 18 bytes at i + p are within src; w <= p (at most
         // a unit per byte), so the 16 units at o + w are within dst (o + 80 <= dst.len()).
@@ -1362,6 +1387,86 @@ unsafe fn values16(s: *const u8) -> __m256i {
     let lead = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xBF));
     let lead3 = _mm256_cmpgt_epi16(b, _mm256_set1_epi16(0xDF));
     _mm256_blendv_epi8(b, _mm256_blendv_epi8(v2, v3, lead3), lead)
+}
+
+/// Converts the 32 bytes at `s` to UTF-16 at `d`, leaving out the positions in `drop`: per
+/// position, the unit of the character starting there, for a byte below 0x80 or a two- or
+/// three-byte lead followed by its (valid) continuation bytes, computed as its low and high
+/// bytes for all 32 positions at once. Returns the units kept (32 are stored).
+///
+/// # Safety
+/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
+    // SAFETY: the caller's contract; unaligned loads.
+    let (b, n1, n2) = unsafe {
+        (
+            _mm256_loadu_si256(s as *const __m256i),
+            _mm256_loadu_si256(s.add(1) as *const __m256i),
+            _mm256_loadu_si256(s.add(2) as *const __m256i),
+        )
+    };
+    let byte = |v: u8| _mm256_set1_epi8(v as i8);
+    // Three-byte leads E0..EF (and ASCII, for which the result is b below).
+    let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
+    // A two-byte character's unit is (b & 0x1F) << 6 | n1 & 0x3F; a three-byte one's is
+    // (b & 0x0F) << 12 | (n1 & 0x3F) << 6 | n2 & 0x3F: the low byte is t << 6 | u & 0x3F and
+    // the high byte t >> 2 & 0x0F (but for b's low nibble of a three-byte lead), with (t, u)
+    // = (b, n1) or (n1, n2). (A two-byte lead's b >> 2 & 0x0F is its bits 2..4.)
+    let t = _mm256_blendv_epi8(b, n1, lead3);
+    let u = _mm256_blendv_epi8(n1, n2, lead3);
+    let lo = _mm256_or_si256(
+        _mm256_and_si256(_mm256_slli_epi16::<6>(t), byte(0xC0)),
+        _mm256_and_si256(u, byte(0x3F)),
+    );
+    let hi = _mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F)),
+        _mm256_and_si256(
+            _mm256_slli_epi16::<4>(b),
+            _mm256_and_si256(lead3, byte(0xF0)),
+        ),
+    );
+    // ASCII (sign bit clear): the byte itself.
+    let lo = _mm256_blendv_epi8(b, lo, b);
+    let hi = _mm256_blendv_epi8(_mm256_setzero_si256(), hi, b);
+    // Units of positions 0..8 and 16..24, then 8..16 and 24..32.
+    let u0 = _mm256_unpacklo_epi8(lo, hi);
+    let u1 = _mm256_unpackhi_epi8(lo, hi);
+    let k0 = &KEEP_U16_LANES[(drop & 0xFF) as usize];
+    let k1 = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
+    let k2 = &KEEP_U16_LANES[(drop >> 16 & 0xFF) as usize];
+    let k3 = &KEEP_U16_LANES[(drop >> 24) as usize];
+    let (l0, l1, l2) = (k0.len as usize, k1.len as usize, k2.len as usize);
+    // SAFETY: the shuffles are 16 readable bytes; l0 + l1 + l2 <= 24, so the four 8-unit
+    // stores are within the 32 writable units at d.
+    unsafe {
+        let c0 = _mm256_shuffle_epi8(
+            u0,
+            _mm256_loadu2_m128i(
+                k2.shuffle.as_ptr() as *const __m128i,
+                k0.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        let c1 = _mm256_shuffle_epi8(
+            u1,
+            _mm256_loadu2_m128i(
+                k3.shuffle.as_ptr() as *const __m128i,
+                k1.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(c0));
+        _mm_storeu_si128(d.add(l0) as *mut __m128i, _mm256_castsi256_si128(c1));
+        _mm_storeu_si128(
+            d.add(l0 + l1) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(c0),
+        );
+        _mm_storeu_si128(
+            d.add(l0 + l1 + l2) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(c1),
+        );
+    }
+    l0 + l1 + l2 + k3.len as usize
 }
 
 /// Stores the sixteen units of `values` at `d` but for the lanes in `drop`, in order; returns
@@ -1458,15 +1563,66 @@ unsafe fn convert16_leads(
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    let byte = |v: u8| _mm_set1_epi8(v as i8);
     // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
-    let b = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+    let b = unsafe { _mm_loadu_si128(src.as_ptr().add(i) as *const __m128i) };
+    // SAFETY: o + 16 <= dst.len().
+    unsafe { convert16_exact(b, 16, dst.as_mut_ptr().add(o)) }
+}
+
+/// Shuffle indices that move the last `r` of sixteen bytes to the front, zeros after them:
+/// the sixteen from `16 - r` on.
+const TAIL_SHIFT: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// The last `src.len() - i` bytes of `src`, fewer than sixteen, from a character boundary at
+/// `i`: loaded as the last sixteen bytes of `src`, moved to the front (zeros after them), and
+/// checked and converted as by `utf8_to_utf16_step16`; (0, 0) for anything else than valid
+/// one- to three-byte characters, complete (nothing else than the end follows them).
+///
+/// # Safety
+/// AVX2 must be present, `src.len() >= 16`, `i < src.len() < i + 16` and
+/// `o + 16 <= dst.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_to_utf16_tail16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
+    let n = src.len();
+    let r = n - i;
+    // SAFETY: n >= 16: the 16 bytes at n - 16 are readable; 16 - r + 16 <= 31 < 32, so the 16
+    // bytes of TAIL_SHIFT at 16 - r are in bounds; unaligned loads.
+    let b = unsafe {
+        let last = _mm_loadu_si128(src.as_ptr().add(n - 16) as *const __m128i);
+        let shift = _mm_loadu_si128(TAIL_SHIFT.as_ptr().add(16 - r) as *const __m128i);
+        _mm_shuffle_epi8(last, shift)
+    };
+    // SAFETY: o + 16 <= dst.len().
+    unsafe { convert16_exact(b, r, dst.as_mut_ptr().add(o)) }
+}
+
+/// The first `avail` (1 to 16) bytes of `b`, from a character boundary, zeros after them,
+/// checked exactly and converted to UTF-16 at `d` up to the last character that ends in them;
+/// (0, 0) if they hold anything else than valid one- to three-byte characters (a four-byte
+/// sequence, an error). A character cut off by `avail` is seen as an error (its continuation
+/// bytes are zeros) unless it starts in byte 14 or 15 of sixteen. Returns (bytes read, units
+/// written); 16 units are stored.
+///
+/// # Safety
+/// AVX2 must be present and 16 units at `d` writable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn convert16_exact(b: __m128i, avail: usize, d: *mut u16) -> (usize, usize) {
+    let byte = |v: u8| _mm_set1_epi8(v as i8);
     if _mm_movemask_epi8(b) == 0 {
-        // Sixteen ASCII bytes.
-        // SAFETY: o + 16 <= dst.len(): 16 units (32 bytes) at o are writable.
-        unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
-        return (16, 16);
+        // ASCII (and zeros after `avail`).
+        // SAFETY: 16 units (32 bytes) at d are writable.
+        unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
+        return (avail, avail);
     }
     let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
     let lead3 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xF0)), byte(0xE0));
@@ -1493,7 +1649,8 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
         15
     } else {
         16
-    };
+    }
+    .min(avail);
     let next1 = _mm_srli_si128::<1>(b);
     // "UTF-8 lower boundary" 0xA0 after 0xE0 and "upper boundary" 0x9F after 0xED.
     let low_next = _mm_cmpeq_epi8(_mm_min_epu8(next1, byte(0x9F)), next1);
@@ -1506,9 +1663,9 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
     }
     // Drop the lanes of continuation bytes and of bytes past `end`.
     let drop = c | (0xFFFF & !((1u32 << end) - 1));
-    // SAFETY: the 16 units at o are in bounds (the caller's contract); the bytes before `end`
+    // SAFETY: the 16 units at d are writable (the caller's contract); the bytes before `end`
     // are valid one- to three-byte characters, complete.
-    let w = unsafe { convert16_leads(b, lead2, lead3, d.add(o), drop) };
+    let w = unsafe { convert16_leads(b, lead2, lead3, d, drop) };
     (end, w)
 }
 
