@@ -840,14 +840,14 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
             }
             g
         };
-        // Non-zero where the bytes before `i` end inside a multi-byte sequence.
-        let mut prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
         while i + MIXED <= n {
             let mut err = _mm256_setzero_si256();
             let mut last = _mm256_setzero_si256();
             let mut checked = 0;
-            for k in 0..MIXED / 64 {
-                let j = i + 64 * k;
+            // The block at `j`, written out MIXED / 64 times below (no loop counter, and the
+            // test of the bytes before an ASCII block made only there).
+            const _: () = assert!(MIXED == 8 * 64);
+            let mut block = |j: usize| {
                 // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
                 let (a, b) = unsafe {
                     (
@@ -857,9 +857,8 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 };
                 if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
                     // ASCII: an error if the bytes before end inside a sequence.
-                    err = _mm256_or_si256(err, prev_incomplete);
+                    err = _mm256_or_si256(err, _mm256_subs_epu8(prev, incomplete_max));
                     prev = _mm256_setzero_si256();
-                    prev_incomplete = prev;
                 } else {
                     err = _mm256_or_si256(
                         err,
@@ -869,12 +868,19 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                         ),
                     );
                     prev = b;
-                    prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
                     checked += 1;
                 }
                 store64(j, a, b);
                 last = _mm256_max_epu8(a, b);
-            }
+            };
+            block(i);
+            block(i + 64);
+            block(i + 128);
+            block(i + 192);
+            block(i + 256);
+            block(i + 320);
+            block(i + 384);
+            block(i + 448);
             if _mm256_testz_si256(err, err) == 0 {
                 return first_flagged(i, MIXED);
             }
@@ -927,7 +933,6 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                     break;
                 }
             }
-            prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
         }
         // Fewer than 256 bytes left: lookup checks of 64 bytes to the end of the blocks.
         while i + 64 <= n {
