@@ -1145,7 +1145,8 @@ mod tests {
 
     /// Runs of ASCII, two-byte, three-byte and four-byte blocks in turn, long runs of
     /// three-byte blocks included (the lookup-only loop), damaged at random places and cut
-    /// at random lengths.
+    /// at random lengths; texts of 1500 bytes and, for the mixed-block groups of the AVX2
+    /// check (2048 bytes) and the lookup-only loop after them, of 7000.
     #[test]
     fn utf8_validation_mixed_block_runs() {
         let pieces = [
@@ -1156,11 +1157,14 @@ mod tests {
             "<p class=\"x\">".repeat(9),
             "😀🎉 ".repeat(7),
             "Привет мир ".repeat(10),
+            "中文维基百科，".repeat(120),
+            "ภาษาไทย".repeat(110),
         ];
         let mut x: u32 = 0x5EED_1234;
         for round in 0..3000 {
             let mut b = std::vec::Vec::new();
-            while b.len() < 1500 {
+            let len = if round % 2 == 0 { 1500 } else { 7000 };
+            while b.len() < len {
                 x ^= x << 13;
                 x ^= x >> 17;
                 x ^= x << 5;
@@ -1182,6 +1186,26 @@ mod tests {
             let cut = 64 + (x >> 5) as usize % (b.len() - 63);
             check_valid_utf8(&b[..cut]);
             check_valid_utf8(&b);
+        }
+    }
+
+    /// Blocks of three-byte characters and blocks of ASCII in turn (the lookup checks of mixed
+    /// blocks), with a character cut short at the end of every block before an ASCII one.
+    #[test]
+    fn utf8_validation_cut_before_ascii_block() {
+        let mut base = std::vec::Vec::new();
+        for _ in 0..64 {
+            base.extend("x日日日日日日日日日日日日日日日日日日日日日".as_bytes());
+            base.extend([b'a'; 64]);
+        }
+        assert_eq!(base.len(), 64 * 128);
+        check_valid_utf8(&base);
+        for edge in (64..base.len()).step_by(128) {
+            for tail in [&b"x\xE6\x97"[..], b"xx\xE6", b"\xF0\x9F\x98"] {
+                let mut b = base.clone();
+                b[edge - 3..edge].copy_from_slice(tail);
+                check_valid_utf8(&b);
+            }
         }
     }
 

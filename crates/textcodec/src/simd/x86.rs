@@ -813,121 +813,21 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
                 break;
             }
         }
-        // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
-        // test for ASCII.
-        const MIXED: usize = 512;
-        let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
-        // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
-        // bytes before i <= n are in bounds of src; unaligned loads.
-        let (incomplete_max, mut prev) = unsafe {
-            (
-                _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i),
-                if i >= 32 {
-                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
-                } else {
-                    _mm256_setzero_si256()
-                },
-            )
-        };
-        // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
-        // valid); the bytes stored past it do not count.
-        let first_flagged = |g: usize, len: usize| -> usize {
-            for j in (g..g + len).step_by(64) {
-                let e = check64(j);
-                if _mm256_testz_si256(e, e) == 0 {
-                    return j;
+        // Lookup checks (their own function: there the lookup tables and constants stay in
+        // registers).
+        // SAFETY: AVX2 is present and with COPY dst.len() >= src.len() (this function's
+        // contract); i <= n.
+        match unsafe { lookup_blocks_avx2::<COPY>(src, dst, i) } {
+            Err(j) => return j,
+            Ok(j) => {
+                i = j;
+                if i + MIXED <= n {
+                    // Back to mask checks, with a two-byte lead at the end pending.
+                    pending = (src[i - 1] >= 0xC0) as u64;
+                    last_lookup = i;
+                    continue 'modes;
                 }
             }
-            g
-        };
-        // Non-zero where the bytes before `i` end inside a multi-byte sequence.
-        let mut prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
-        while i + MIXED <= n {
-            let mut err = _mm256_setzero_si256();
-            let mut last = _mm256_setzero_si256();
-            let mut checked = 0;
-            for k in 0..MIXED / 64 {
-                let j = i + 64 * k;
-                // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
-                let (a, b) = unsafe {
-                    (
-                        _mm256_loadu_si256(s.add(j) as *const __m256i),
-                        _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
-                    )
-                };
-                if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
-                    // ASCII: an error if the bytes before end inside a sequence.
-                    err = _mm256_or_si256(err, prev_incomplete);
-                    prev = _mm256_setzero_si256();
-                    prev_incomplete = prev;
-                } else {
-                    err = _mm256_or_si256(
-                        err,
-                        _mm256_or_si256(
-                            check_block(a, prev, t1h, t1l, t2h),
-                            check_block(b, a, t1h, t1l, t2h),
-                        ),
-                    );
-                    prev = b;
-                    prev_incomplete = _mm256_subs_epu8(b, incomplete_max);
-                    checked += 1;
-                }
-                store64(j, a, b);
-                last = _mm256_max_epu8(a, b);
-            }
-            if _mm256_testz_si256(err, err) == 0 {
-                return first_flagged(i, MIXED);
-            }
-            i += MIXED;
-            let long = _mm256_subs_epu8(last, ge_e0);
-            if _mm256_testz_si256(long, long) != 0
-                && (checked == 0 || _mm256_movemask_epi8(last) != 0)
-            {
-                // Only ASCII blocks, or a last block with two-byte characters but no three-
-                // or four-byte lead: back to mask checks, with a two-byte lead at the end
-                // pending. (ASCII blocks between others, as in CJK or Thai text with markup,
-                // cost little here.)
-                pending = (src[i - 1] >= 0xC0) as u64;
-                last_lookup = i;
-                continue 'modes;
-            }
-            if checked < MIXED / 64 {
-                continue;
-            }
-            // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
-            // ASCII, until the last of four blocks has no three- or four-byte lead.
-            while i + 256 <= n {
-                let mut err = _mm256_setzero_si256();
-                for k in 0..4 {
-                    let j = i + 64 * k;
-                    // SAFETY: j + 64 <= i + 256 <= n = src.len(); unaligned loads.
-                    let (a, b) = unsafe {
-                        (
-                            _mm256_loadu_si256(s.add(j) as *const __m256i),
-                            _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
-                        )
-                    };
-                    err = _mm256_or_si256(
-                        err,
-                        _mm256_or_si256(
-                            check_block(a, prev, t1h, t1l, t2h),
-                            check_block(b, a, t1h, t1l, t2h),
-                        ),
-                    );
-                    store64(j, a, b);
-                    prev = b;
-                    last = _mm256_max_epu8(a, b);
-                }
-                if _mm256_testz_si256(err, err) == 0 {
-                    return first_flagged(i, 256);
-                }
-                i += 256;
-                let long = _mm256_subs_epu8(last, ge_e0);
-                if _mm256_testz_si256(long, long) != 0 {
-                    break;
-                }
-            }
-            prev_incomplete = _mm256_subs_epu8(prev, incomplete_max);
         }
         // Fewer than 256 bytes left: lookup checks of 64 bytes to the end of the blocks.
         while i + 64 <= n {
@@ -988,6 +888,204 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
         i += 32;
     }
     i
+}
+
+/// The bytes per error test of lookup checks in mixed blocks (some ASCII). Long groups also
+/// keep HTML with CJK or Thai text in this mode (back to mask checks or on to lookup checks
+/// only after a whole group); callgrind per call, validate+copy, 512 / 1024 / 2048 bytes:
+/// th.html 512K / 472K / 463K, zh_cn.html 187K / 170K / 166K, vi.html 338K / 285K / 278K.
+const MIXED: usize = 2048;
+
+/// The lookup checks of [`validate_blocks_avx2`] from `i` (the bytes before it valid but for,
+/// possibly, a character cut at `i`), MIXED bytes per error test, then, in runs of blocks
+/// without ASCII, four blocks per test: `Err` with the first block with an error, or `Ok`
+/// with where mask checks may resume (a last block without three- or four-byte leads), or
+/// with fewer than MIXED bytes left.
+///
+/// # Safety
+/// AVX2 must be present, i <= src.len(), and with `COPY` `dst` must be at least as long as
+/// `src`.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn lookup_blocks_avx2<const COPY: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+    mut i: usize,
+) -> Result<usize, usize> {
+    let n = src.len();
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    // As in validate_blocks_avx2.
+    let check64 = |i: usize| -> __m256i {
+        // SAFETY: callers pass i + 64 <= n = src.len(); with i >= 32 the 32 bytes before i
+        // are in bounds too; unaligned loads.
+        let (prev, a, b) = unsafe {
+            (
+                if i >= 32 {
+                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+                } else {
+                    _mm256_setzero_si256()
+                },
+                _mm256_loadu_si256(s.add(i) as *const __m256i),
+                _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+            )
+        };
+        _mm256_or_si256(
+            check_block(a, prev, t1h, t1l, t2h),
+            check_block(b, a, t1h, t1l, t2h),
+        )
+    };
+    let store64 = |i: usize, a: __m256i, b: __m256i| {
+        if COPY {
+            // SAFETY: callers pass i + 64 <= n = src.len() <= dst.len() (with COPY, the
+            // caller's contract); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+            }
+        }
+    };
+    // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
+    // test for ASCII.
+    let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
+    // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
+    // bytes before i <= n are in bounds of src; unaligned loads.
+    let (incomplete_max, mut prev) = unsafe {
+        (
+            _mm256_loadu_si256(INCOMPLETE_MAX.as_ptr() as *const __m256i),
+            if i >= 32 {
+                _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+            } else {
+                _mm256_setzero_si256()
+            },
+        )
+    };
+    // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
+    // valid); the bytes stored past it do not count.
+    let first_flagged = |g: usize, len: usize| -> usize {
+        for j in (g..g + len).step_by(64) {
+            let e = check64(j);
+            if _mm256_testz_si256(e, e) == 0 {
+                return j;
+            }
+        }
+        g
+    };
+    while i + MIXED <= n {
+        let mut err = _mm256_setzero_si256();
+        let mut last = _mm256_setzero_si256();
+        let mut checked = 0;
+        // The block at `j`, written out MIXED / 64 times below (no loop counter, and the
+        // test of the bytes before an ASCII block made only there).
+        const _: () = assert!(MIXED == 32 * 64);
+        let mut block = |j: usize| {
+            // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(j) as *const __m256i),
+                    _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
+                )
+            };
+            if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+                // ASCII: an error if the bytes before end inside a sequence.
+                err = _mm256_or_si256(err, _mm256_subs_epu8(prev, incomplete_max));
+                prev = _mm256_setzero_si256();
+            } else {
+                err = _mm256_or_si256(
+                    err,
+                    _mm256_or_si256(
+                        check_block(a, prev, t1h, t1l, t2h),
+                        check_block(b, a, t1h, t1l, t2h),
+                    ),
+                );
+                prev = b;
+                checked += 1;
+            }
+            store64(j, a, b);
+            last = _mm256_max_epu8(a, b);
+        };
+        block(i);
+        block(i + 64);
+        block(i + 128);
+        block(i + 192);
+        block(i + 256);
+        block(i + 320);
+        block(i + 384);
+        block(i + 448);
+        block(i + 512);
+        block(i + 576);
+        block(i + 640);
+        block(i + 704);
+        block(i + 768);
+        block(i + 832);
+        block(i + 896);
+        block(i + 960);
+        block(i + 1024);
+        block(i + 1088);
+        block(i + 1152);
+        block(i + 1216);
+        block(i + 1280);
+        block(i + 1344);
+        block(i + 1408);
+        block(i + 1472);
+        block(i + 1536);
+        block(i + 1600);
+        block(i + 1664);
+        block(i + 1728);
+        block(i + 1792);
+        block(i + 1856);
+        block(i + 1920);
+        block(i + 1984);
+        if _mm256_testz_si256(err, err) == 0 {
+            return Err(first_flagged(i, MIXED));
+        }
+        i += MIXED;
+        let long = _mm256_subs_epu8(last, ge_e0);
+        if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
+        {
+            // Only ASCII blocks, or a last block with two-byte characters but no three-
+            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
+            // cost little here.)
+            return Ok(i);
+        }
+        if checked < MIXED / 64 {
+            continue;
+        }
+        // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
+        // ASCII, until the last of four blocks has no three- or four-byte lead.
+        while i + 256 <= n {
+            let mut err = _mm256_setzero_si256();
+            for k in 0..4 {
+                let j = i + 64 * k;
+                // SAFETY: j + 64 <= i + 256 <= n = src.len(); unaligned loads.
+                let (a, b) = unsafe {
+                    (
+                        _mm256_loadu_si256(s.add(j) as *const __m256i),
+                        _mm256_loadu_si256(s.add(j + 32) as *const __m256i),
+                    )
+                };
+                err = _mm256_or_si256(
+                    err,
+                    _mm256_or_si256(
+                        check_block(a, prev, t1h, t1l, t2h),
+                        check_block(b, a, t1h, t1l, t2h),
+                    ),
+                );
+                store64(j, a, b);
+                prev = b;
+                last = _mm256_max_epu8(a, b);
+            }
+            if _mm256_testz_si256(err, err) == 0 {
+                return Err(first_flagged(i, 256));
+            }
+            i += 256;
+            let long = _mm256_subs_epu8(last, ge_e0);
+            if _mm256_testz_si256(long, long) != 0 {
+                break;
+            }
+        }
+    }
+    Ok(i)
 }
 
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
