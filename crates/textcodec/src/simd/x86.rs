@@ -1004,38 +1004,10 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
             store64(j, a, b);
             last = _mm256_max_epu8(a, b);
         };
-        block(i);
-        block(i + 64);
-        block(i + 128);
-        block(i + 192);
-        block(i + 256);
-        block(i + 320);
-        block(i + 384);
-        block(i + 448);
-        block(i + 512);
-        block(i + 576);
-        block(i + 640);
-        block(i + 704);
-        block(i + 768);
-        block(i + 832);
-        block(i + 896);
-        block(i + 960);
-        block(i + 1024);
-        block(i + 1088);
-        block(i + 1152);
-        block(i + 1216);
-        block(i + 1280);
-        block(i + 1344);
-        block(i + 1408);
-        block(i + 1472);
-        block(i + 1536);
-        block(i + 1600);
-        block(i + 1664);
-        block(i + 1728);
-        block(i + 1792);
-        block(i + 1856);
-        block(i + 1920);
-        block(i + 1984);
+        macro_rules! blocks {
+            ($($k:literal)*) => { $(block(i + 64 * $k);)* };
+        }
+        blocks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
         if _mm256_testz_si256(err, err) == 0 {
             return Err(first_flagged(i, MIXED));
         }
@@ -1044,8 +1016,8 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
             // Only ASCII blocks, or a last block with two-byte characters but no three-
-            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
-            // cost little here.)
+            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in
+            // CJK or Thai text with markup, cost little here.)
             return Ok(i);
         }
         if checked < MIXED / 64 {
