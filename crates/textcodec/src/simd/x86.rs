@@ -821,7 +821,7 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
             Err(j) => return j,
             Ok(j) => {
                 i = j;
-                if i + MIXED <= n {
+                if i + 512 <= n {
                     // Back to mask checks, with a two-byte lead at the end pending.
                     pending = (src[i - 1] >= 0xC0) as u64;
                     last_lookup = i;
@@ -890,12 +890,6 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
     i
 }
 
-/// The bytes per error test of lookup checks in mixed blocks (some ASCII). Long groups also
-/// keep HTML with CJK or Thai text in this mode (back to mask checks or on to lookup checks
-/// only after a whole group); callgrind per call, validate+copy, 512 / 1024 / 2048 bytes:
-/// th.html 512K / 472K / 463K, zh_cn.html 187K / 170K / 166K, vi.html 338K / 285K / 278K.
-const MIXED: usize = 2048;
-
 /// The lookup checks of [`validate_blocks_avx2`] from `i` (the bytes before it valid but for,
 /// possibly, a character cut at `i`), MIXED bytes per error test, then, in runs of blocks
 /// without ASCII, four blocks per test: `Err` with the first block with an error, or `Ok`
@@ -947,6 +941,7 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
     };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
+    const MIXED: usize = 512;
     let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
     // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
     // bytes before i <= n are in bounds of src; unaligned loads.
@@ -977,7 +972,7 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
         let mut checked = 0;
         // The block at `j`, written out MIXED / 64 times below (no loop counter, and the
         // test of the bytes before an ASCII block made only there).
-        const _: () = assert!(MIXED == 32 * 64);
+        const _: () = assert!(MIXED == 8 * 64);
         let mut block = |j: usize| {
             // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
             let (a, b) = unsafe {
@@ -1004,10 +999,14 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
             store64(j, a, b);
             last = _mm256_max_epu8(a, b);
         };
-        macro_rules! blocks {
-            ($($k:literal)*) => { $(block(i + 64 * $k);)* };
-        }
-        blocks!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+        block(i);
+        block(i + 64);
+        block(i + 128);
+        block(i + 192);
+        block(i + 256);
+        block(i + 320);
+        block(i + 384);
+        block(i + 448);
         if _mm256_testz_si256(err, err) == 0 {
             return Err(first_flagged(i, MIXED));
         }
@@ -1016,8 +1015,8 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
             // Only ASCII blocks, or a last block with two-byte characters but no three-
-            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in
-            // CJK or Thai text with markup, cost little here.)
+            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
+            // cost little here.)
             return Ok(i);
         }
         if checked < MIXED / 64 {
