@@ -8,18 +8,8 @@
 use textcodec::dispatch::{detected_level, set_level, Level};
 use textcodec::{BomHandling, DecoderOptions, Encoding, Status};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() >> 11) as usize % n
-    }
-}
+mod common;
+use common::Rng;
 
 const VALID: &[&str] = &[
     "a",
@@ -121,7 +111,7 @@ fn utf8_to_utf16_agrees_with_encoding_rs_at_block_edges() {
     println!("dispatch levels tested: {levels:?}");
     for &level in &levels {
         assert_eq!(set_level(level), level);
-        let mut rng = Rng(0xB10C_0000 + level as u64);
+        let mut rng = Rng::new(0xB10C_0000 + level as u64);
         for round in 0..3000 {
             let bytes = input(&mut rng);
             let (want, _) = encoding_rs::UTF_8.decode_without_bom_handling(&bytes);

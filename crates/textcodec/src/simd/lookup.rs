@@ -83,13 +83,14 @@ pub(super) struct Pack {
     pub(super) len: u8,
 }
 
+/// A shuffle that keeps nothing: the starting point of every table below.
+const NO_PACK: Pack = Pack {
+    shuffle: [0x80; 16],
+    len: 0,
+};
+
 pub(super) static PACK_1_2_3: [Pack; 256] = {
-    let mut out = [const {
-        Pack {
-            shuffle: [0x80; 16],
-            len: 0,
-        }
-    }; 256];
+    let mut out = [NO_PACK; 256];
     let mut key = 0;
     while key < 256 {
         let (ge80, ge800) = (key & 0xF, key >> 4);
@@ -114,12 +115,7 @@ pub(super) static PACK_1_2_3: [Pack; 256] = {
 /// Per 8-bit mask of dropped 16-bit lanes: a shuffle that keeps the other lanes, in order, and
 /// how many it keeps.
 pub(super) static KEEP_U16_LANES: [Pack; 256] = {
-    let mut out = [const {
-        Pack {
-            shuffle: [0x80; 16],
-            len: 0,
-        }
-    }; 256];
+    let mut out = [NO_PACK; 256];
     let mut mask = 0;
     while mask < 256 {
         let mut p = 0;
@@ -142,12 +138,7 @@ pub(super) static KEEP_U16_LANES: [Pack; 256] = {
 /// low byte): a shuffle that compacts the eight lanes' bytes, in order, and how many it keeps.
 #[cfg(target_arch = "x86_64")]
 pub(super) static PACK_1_2: [Pack; 256] = {
-    let mut out = [const {
-        Pack {
-            shuffle: [0x80; 16],
-            len: 0,
-        }
-    }; 256];
+    let mut out = [NO_PACK; 256];
     let mut mask = 0;
     while mask < 256 {
         let mut p = 0;
