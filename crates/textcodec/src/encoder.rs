@@ -437,7 +437,7 @@ impl Encoder {
         }
         if last && d.status == Status::InputEmpty {
             // A new stream (what `reset` does, without looking up the output encoding again).
-            self.variant = EncoderVariant::new(self.encoding);
+            self.variant.new_stream();
             self.high = None;
         }
         Ok(Progress {

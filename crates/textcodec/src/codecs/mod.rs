@@ -125,6 +125,15 @@ impl EncoderVariant {
         }
     }
 
+    /// Back to the state of a new encoder. Only the ISO-2022-JP encoder has state ("ISO-2022-JP
+    /// encoder state"); the others are stateless or hold only which encoding they are.
+    #[inline]
+    pub(crate) fn new_stream(&mut self) {
+        if let EncoderVariant::Iso2022Jp(h) = self {
+            *h = Default::default();
+        }
+    }
+
     #[inline]
     pub(crate) fn drive<Src: Source>(
         &mut self,

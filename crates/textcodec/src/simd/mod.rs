@@ -859,21 +859,31 @@ mod tests {
                 }];
                 units.push((lo + (x >> 12) % (hi - lo)) as u16);
             }
-            for be in [false, true] {
-                let bytes: std::vec::Vec<u8> = units
+            for (be, odd) in [(false, false), (true, false), (false, true), (true, true)] {
+                let mut bytes: std::vec::Vec<u8> = units
                     .iter()
                     .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
                     .collect();
+                if odd {
+                    // The first byte of a unit cut off by the end of the input.
+                    bytes.push(0x41);
+                }
                 let mut dst = [0u8; 400];
                 let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst).unwrap();
                 assert_eq!(r % 2, 0);
                 let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
                 assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
-                if r < bytes.len() && bytes.len() - r >= 16 {
-                    // It stopped early: only for a surrogate in the next block.
-                    assert!(units[r / 2..r / 2 + 8]
-                        .iter()
-                        .any(|u| (0xD800..0xE000).contains(u)));
+                let left = &units[r / 2..];
+                if cfg!(target_arch = "x86_64") && !left.is_empty() {
+                    // With room it stops early only for a surrogate in the next block, or
+                    // (AVX2) among the last fewer than eight units.
+                    assert!(
+                        left[..left.len().min(8)]
+                            .iter()
+                            .any(|u| (0xD800..0xE000).contains(u)),
+                        "{be} {odd} {:04X?}",
+                        units
+                    );
                 }
             }
         }

@@ -1060,8 +1060,10 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
 }
 
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
-/// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate,
-/// when fewer than 16 input bytes remain, or when `dst` has fewer than 32 bytes of room.
+/// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate
+/// or when `dst` has fewer than 32 bytes of room; the last fewer than eight units of a `src`
+/// of at least sixteen bytes are converted too (by a load of the sixteen bytes before their
+/// end) unless one of them is a surrogate.
 #[inline]
 pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(
     src: &[u8],
@@ -1102,9 +1104,9 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
             let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
             if m == 0 {
-                if ascii_before >= 2 {
-                    // A third block of ASCII in a row (markup, English): narrow as long as
-                    // it lasts (at least these sixteen units).
+                if ascii_before >= 2 && i + 128 <= src.len() {
+                    // A third block of ASCII in a row (markup, English) with more to come:
+                    // narrow as long as it lasts (at least these sixteen units).
                     let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
                     i += 2 * k;
                     o += k;
@@ -1171,60 +1173,97 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             if _mm_movemask_epi8(sur) != 0 {
                 break 'outer;
             }
-            let u = _mm256_cvtepu16_epi32(v);
-            let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
-            let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
-            let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
-            let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
-            if m1 == 0 {
-                // ASCII: narrow as long as it lasts (at least these eight units).
+            if _mm_testz_si128(v, _mm_set1_epi16(0xFF80u16 as i16)) != 0 && i + 64 <= src.len() {
+                // ASCII with more to come: narrow as long as it lasts (at least these eight
+                // units).
                 let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
                 i += 2 * k;
                 o += k;
                 continue;
             }
-            let cont = _mm256_set1_epi32(0x80);
-            let low6 = _mm256_set1_epi32(0x3F);
-            let two = _mm256_or_si256(
-                _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
-                _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-            );
-            let three = _mm256_or_si256(
-                _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
-                _mm256_or_si256(
-                    _mm256_slli_epi32::<8>(_mm256_or_si256(
-                        _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
-                        cont,
-                    )),
-                    _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
-                ),
-            );
-            let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
-            let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
-            let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
-            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= dst.len()
-            // and lo.len <= 12, so both 16-byte stores are in bounds.
-            unsafe {
-                let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-                let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-                _mm_storeu_si128(
-                    d.add(o) as *mut __m128i,
-                    _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
-                );
-                o += lo.len as usize;
-                _mm_storeu_si128(
-                    d.add(o) as *mut __m128i,
-                    _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
-                );
-                o += hi.len as usize;
-            }
+            // SAFETY: AVX2 is present; o + 32 <= dst.len().
+            let (w, three) = unsafe { utf16x8_to_utf8(v, d.add(o)) };
+            o += w;
             i += 16;
-            if m2 == 0 {
+            if !three {
                 break;
             }
         }
     }
+    // Fewer than eight whole units left: loaded as the last sixteen bytes before their end,
+    // moved to the front (zero units after them, each one byte of output to leave out).
+    let r = (src.len() - i) / 2;
+    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= dst.len() {
+        // SAFETY: 16 <= i + 2r <= src.len(): the 16 bytes before i + 2r are readable; r < 8,
+        // so the 16 bytes of TAIL_SHIFT at 16 - 2r are in bounds; unaligned loads.
+        let mut v = unsafe {
+            let last = _mm_loadu_si128(s.add(i + 2 * r - 16) as *const __m128i);
+            let shift = _mm_loadu_si128(TAIL_SHIFT.as_ptr().add(16 - 2 * r) as *const __m128i);
+            _mm_shuffle_epi8(last, shift)
+        };
+        if BE {
+            v = _mm_shuffle_epi8(v, swap);
+        }
+        let sur = _mm_cmpeq_epi16(
+            _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+            _mm_set1_epi16(0xD800u16 as i16),
+        );
+        if _mm_movemask_epi8(sur) == 0 {
+            // SAFETY: AVX2 is present; o + 32 <= dst.len().
+            let (w, _) = unsafe { utf16x8_to_utf8(v, d.add(o)) };
+            i += 2 * r;
+            o += w - (8 - r);
+        }
+    }
     (i, o)
+}
+
+/// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at `d` (up to 32 bytes
+/// written); returns (the bytes of UTF-8, whether any unit is U+0800 or above).
+///
+/// # Safety
+/// AVX2 must be present and the 32 bytes at `d` writable.
+#[inline(always)]
+unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8) -> (usize, bool) {
+    let u = _mm256_cvtepu16_epi32(v);
+    let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
+    let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
+    let m1 = _mm256_movemask_ps(_mm256_castsi256_ps(ge80)) as usize;
+    let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(ge800)) as usize;
+    let cont = _mm256_set1_epi32(0x80);
+    let low6 = _mm256_set1_epi32(0x3F);
+    let two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32::<6>(u), _mm256_set1_epi32(0xC0)),
+        _mm256_slli_epi32::<8>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+    );
+    let three = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32::<12>(u), _mm256_set1_epi32(0xE0)),
+        _mm256_or_si256(
+            _mm256_slli_epi32::<8>(_mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32::<6>(u), low6),
+                cont,
+            )),
+            _mm256_slli_epi32::<16>(_mm256_or_si256(_mm256_and_si256(u, low6), cont)),
+        ),
+    );
+    let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
+    let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
+    let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
+    // SAFETY: the shuffles are 16 readable bytes (unaligned loads); lo.len <= 12 and the 32
+    // bytes at d are writable (the caller's contract), so both 16-byte stores are in bounds.
+    unsafe {
+        let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
+        let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
+        _mm_storeu_si128(
+            d as *mut __m128i,
+            _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
+        );
+        _mm_storeu_si128(
+            d.add(lo.len as usize) as *mut __m128i,
+            _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
+        );
+    }
+    (lo.len as usize + hi.len as usize, m2 != 0)
 }
 
 /// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
