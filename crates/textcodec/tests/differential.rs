@@ -549,6 +549,39 @@ fn cjk_random_soup() {
     f.finish();
 }
 
+/// Short inputs of mostly ASCII (URLs, form fields, headers), 16 to 48 bytes, with a few
+/// bytes that are not ASCII at every position: the ends of the fast paths (the last fewer
+/// than sixteen bytes, the eight-byte ASCII steps), in every decoder.
+#[test]
+fn mostly_ascii_short_inputs() {
+    let mut f = Failures::new("mostly ASCII short inputs");
+    let mut s = Scratch::new();
+    let mut rng = Rng::new(11);
+    let mut buf = Vec::new();
+    for enc in Encoding::all() {
+        for len in 16..=48 {
+            for at in 0..len {
+                for _ in 0..3 {
+                    buf.clear();
+                    buf.extend((0..len).map(|_| rng.range(0x20, 0x7E) as u8));
+                    // One to three bytes that are not ASCII, the first at `at`; sometimes
+                    // a second byte after it (a two-byte sequence in the CJK encodings).
+                    buf[at] = rng.range(0x80, 0xFF) as u8;
+                    if at + 1 < len && rng.chance(2) {
+                        buf[at + 1] = rng.range(0x40, 0xFE) as u8;
+                    }
+                    if rng.chance(3) {
+                        let k = rng.below(len);
+                        buf[k] = rng.byte();
+                    }
+                    check_decode(enc, &buf, &mut s, &mut f);
+                }
+            }
+        }
+    }
+    f.finish();
+}
+
 // ------------------------------------------------------------------------------------------------
 // Encoders: every scalar value through every output encoding's encoder
 // ------------------------------------------------------------------------------------------------

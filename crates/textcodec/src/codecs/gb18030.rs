@@ -385,6 +385,22 @@ pub(crate) fn utf16_run(
         src.get(i..).and_then(|s| s.first_chunk::<16>()),
         dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<8>()),
     ) {
+        let ascii = super::ascii_prefix16(s);
+        if ascii >= 8 {
+            // Eight ASCII bytes at once (mostly ASCII text: URLs, form fields, markup), and
+            // if all sixteen are, the rest of the run in bulk.
+            for (d, &b) in d.iter_mut().zip(s) {
+                *d = b as u16;
+            }
+            i += 8;
+            w += 8;
+            if ascii == 16 {
+                let n = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[w..]);
+                i += n;
+                w += n;
+            }
+            continue;
+        }
         let mut p = 0;
         let mut k = 0;
         while k < 8 {
@@ -456,6 +472,20 @@ pub(crate) fn utf8_run(
         dst.get_mut(w..)
             .and_then(|d| d.first_chunk_mut::<{ 7 * 3 + 4 }>()),
     ) {
+        let ascii = super::ascii_prefix16(s);
+        if ascii >= 8 {
+            // Eight ASCII bytes at once (mostly ASCII text: URLs, form fields, markup), and
+            // if all sixteen are, the rest of the run in bulk.
+            d[..8].copy_from_slice(&s[..8]);
+            i += 8;
+            w += 8;
+            if ascii == 16 {
+                let n = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[w..]);
+                i += n;
+                w += n;
+            }
+            continue;
+        }
         let (mut p, mut o) = (0, 0);
         let mut k = 0;
         while k < 8 {
@@ -488,10 +518,18 @@ pub(crate) fn utf8_run(
         }
     }
     // The same one step at a time (near the end of the input or of the room).
-    while let (Some(&b), Some(d)) = (
-        src.get(i),
-        dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()),
-    ) {
+    while let Some(&b) = src.get(i) {
+        if b < 0x80 {
+            let k = super::ascii_tail_to_utf8(src, i, &mut dst[w..]);
+            if k > 0 {
+                i += k;
+                w += k;
+                continue;
+            }
+        }
+        let Some(d) = dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()) else {
+            break;
+        };
         if b < 0x80 {
             d[0] = b;
             w += 1;

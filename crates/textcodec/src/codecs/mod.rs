@@ -156,3 +156,42 @@ impl EncoderVariant {
         }
     }
 }
+
+/// The high bit of each of sixteen bytes.
+const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// The number of ASCII bytes at the start of `block`.
+#[inline(always)]
+pub(crate) fn ascii_prefix16(block: &[u8; 16]) -> usize {
+    (u128::from_le_bytes(*block) & HIGH_BITS).trailing_zeros() as usize / 8
+}
+
+/// The last `src.len() - i` bytes of `src`, fewer than sixteen, moved to the front of a
+/// block of sixteen (zeros after them), with the length of their ASCII prefix; `None` if
+/// `src` is shorter than sixteen bytes or `src[i..]` is not that short.
+#[inline(always)]
+fn tail16(src: &[u8], i: usize) -> Option<([u8; 16], usize)> {
+    let r = src.len().checked_sub(i)?;
+    let last = src.last_chunk::<16>()?;
+    if r == 0 || r >= 16 {
+        return None;
+    }
+    let tail = u128::from_le_bytes(*last) >> (8 * (16 - r));
+    let ascii = ((tail & HIGH_BITS).trailing_zeros() as usize / 8).min(r);
+    Some((tail.to_le_bytes(), ascii))
+}
+
+/// Copies the ASCII prefix of `src[i..]`, the last fewer than sixteen bytes of a `src` of
+/// at least sixteen, to the start of `dst` if it has room for sixteen bytes (which may all be
+/// written); returns the prefix's length (0 when there is nothing to do). For the end of
+/// short inputs, instead of a step per byte.
+#[inline(always)]
+pub(crate) fn ascii_tail_to_utf8(src: &[u8], i: usize, dst: &mut [u8]) -> usize {
+    match (tail16(src, i), dst.first_chunk_mut::<16>()) {
+        (Some((block, ascii)), Some(out)) => {
+            *out = block;
+            ascii
+        }
+        _ => 0,
+    }
+}

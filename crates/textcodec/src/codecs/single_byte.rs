@@ -334,6 +334,10 @@ fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> 
             }
         }
     }
+    // The ASCII prefix of the last fewer than sixteen bytes at once.
+    let k = super::ascii_tail_to_utf8(src, i, &mut dst[o..]);
+    i += k;
+    o += k;
     while i < src.len() {
         let e = table[src[i] as usize];
         let len = (e >> 24) as usize;
@@ -367,7 +371,16 @@ fn run_utf16(
     let n = src.len().min(dst.len() - *pos);
     let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
     let mut i = 0;
-    while i + 16 <= n {
+    loop {
+        if i + 16 > n {
+            if i == n || n < 16 {
+                break;
+            }
+            // The last fewer than sixteen bytes: as the block of the last sixteen (one byte
+            // is one unit at the same index, so the bytes before `i` are written again with
+            // the same units; none of them is unmapped).
+            i = n - 16;
+        }
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
         let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
         // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look
