@@ -381,26 +381,17 @@ pub(crate) fn utf16_run(
     mut w: usize,
     table: &Utf16Pairs,
 ) -> (usize, usize) {
+    // A run that starts with ASCII (a short string, a tag, after a four-byte sequence): the
+    // ASCII in bulk first.
+    if src.get(i).is_some_and(|&b| b < 0x80) {
+        let n = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[w..]);
+        i += n;
+        w += n;
+    }
     while let (Some(s), Some(d)) = (
         src.get(i..).and_then(|s| s.first_chunk::<16>()),
         dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<8>()),
     ) {
-        let ascii = super::ascii_prefix16(s);
-        if ascii >= 8 {
-            // Eight ASCII bytes at once (mostly ASCII text: URLs, form fields, markup), and
-            // if all sixteen are, the rest of the run in bulk.
-            for (d, &b) in d.iter_mut().zip(s) {
-                *d = b as u16;
-            }
-            i += 8;
-            w += 8;
-            if ascii == 16 {
-                let n = crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[w..]);
-                i += n;
-                w += n;
-            }
-            continue;
-        }
         let mut p = 0;
         let mut k = 0;
         while k < 8 {
@@ -463,6 +454,13 @@ pub(crate) fn utf8_run(
     mut w: usize,
     table: &Utf8Pairs,
 ) -> (usize, usize) {
+    // A run that starts with ASCII (a short string, a tag, after a four-byte sequence): the
+    // ASCII in bulk first.
+    if src.get(i).is_some_and(|&b| b < 0x80) {
+        let n = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[w..]);
+        i += n;
+        w += n;
+    }
     // Eight steps (an ASCII byte or a two-byte sequence) at a time while there are 16 bytes
     // of input and room for eight steps, with one bounds check per eight. A two-byte
     // sequence is one load and one 4-byte store (the fourth byte is overwritten next, or is
@@ -472,20 +470,6 @@ pub(crate) fn utf8_run(
         dst.get_mut(w..)
             .and_then(|d| d.first_chunk_mut::<{ 7 * 3 + 4 }>()),
     ) {
-        let ascii = super::ascii_prefix16(s);
-        if ascii >= 8 {
-            // Eight ASCII bytes at once (mostly ASCII text: URLs, form fields, markup), and
-            // if all sixteen are, the rest of the run in bulk.
-            d[..8].copy_from_slice(&s[..8]);
-            i += 8;
-            w += 8;
-            if ascii == 16 {
-                let n = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[w..]);
-                i += n;
-                w += n;
-            }
-            continue;
-        }
         let (mut p, mut o) = (0, 0);
         let mut k = 0;
         while k < 8 {
