@@ -160,12 +160,6 @@ impl EncoderVariant {
 /// The high bit of each of sixteen bytes.
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
-/// The number of ASCII bytes at the start of `block`.
-#[inline(always)]
-pub(crate) fn ascii_prefix16(block: &[u8; 16]) -> usize {
-    (u128::from_le_bytes(*block) & HIGH_BITS).trailing_zeros() as usize / 8
-}
-
 /// The last `src.len() - i` bytes of `src`, fewer than sixteen, moved to the front of a
 /// block of sixteen (zeros after them), with the length of their ASCII prefix; `None` if
 /// `src` is shorter than sixteen bytes or `src[i..]` is not that short.
