@@ -332,10 +332,24 @@ impl TextEncoder {
     /// assert_eq!(textcodec::TextEncoder::new().encode_utf16(&[0xD83D, 0xDE00]), "😀".as_bytes());
     /// ```
     pub fn encode_utf16(&self, input: &[u16]) -> Vec<u8> {
-        let mut out = alloc::vec![0u8; input.len() * 3];
-        let r = self.encode_utf16_into(input, &mut out);
-        out.truncate(r.written);
-        out
+        // Through a small buffer into the result, reserved for one byte per unit and grown if
+        // need be (a zeroed worst-case result, three bytes per unit, cost more to clear than
+        // the conversion and kept that capacity).
+        let mut e = UTF_8.new_encoder(Default::default());
+        let mut out = Vec::with_capacity(input.len() + 16);
+        let mut buf = [0u8; 4096];
+        let mut read = 0;
+        loop {
+            // `last`: a leading surrogate ending the input is U+FFFD, not held.
+            let Ok(p) = e.encode_from_utf16(&input[read..], &mut buf, true) else {
+                unreachable!("UTF-8 encodes every scalar value");
+            };
+            out.extend_from_slice(&buf[..p.written]);
+            read += p.read;
+            if p.status == Status::InputEmpty {
+                return out;
+            }
+        }
     }
 
     /// `encodeInto(src, dst)`: as much of `src` as fits in `dst`, never part of a character.

@@ -1270,3 +1270,48 @@ fn text_encoder_encode_into_loop() {
         assert_eq!(out, want16.as_bytes());
     }
 }
+
+/// `TextEncoder::encode_utf16` on inputs longer than its 4 KiB buffer: characters, surrogate
+/// pairs and lone surrogates across the buffer's edge, against the standard library.
+#[test]
+fn text_encoder_encode_utf16_across_its_buffer() {
+    let e = textcodec::TextEncoder::new();
+    let mut rng = Rng::new(29);
+    for round in 0..400 {
+        // About 4096 bytes of output and more, built from pieces of 1 to 4 bytes.
+        let target = 4000 + rng.below(300) + (round % 4) * 4096;
+        let mut units: Vec<u16> = Vec::new();
+        let mut bytes = 0;
+        while bytes < target {
+            match rng.below(6) {
+                0 => {
+                    units.push(rng.range(0x20, 0x7F) as u16);
+                    bytes += 1;
+                }
+                1 => {
+                    units.push(rng.range(0x80, 0x800) as u16);
+                    bytes += 2;
+                }
+                2 | 3 => {
+                    units.push(rng.range(0x3000, 0xD800) as u16);
+                    bytes += 3;
+                }
+                4 => {
+                    units.push(rng.range(0xD800, 0xDC00) as u16);
+                    units.push(rng.range(0xDC00, 0xE000) as u16);
+                    bytes += 4;
+                }
+                _ => {
+                    // A lone surrogate (U+FFFD, three bytes).
+                    units.push(rng.range(0xD800, 0xE000) as u16);
+                    bytes += 3;
+                }
+            }
+        }
+        if rng.chance(4) {
+            units.push(0xD83D); // a leading surrogate ends the input
+        }
+        let want = String::from_utf16_lossy(&units);
+        assert_eq!(e.encode_utf16(&units), want.as_bytes(), "round {round}");
+    }
+}
