@@ -6,7 +6,9 @@
 
 use core::arch::aarch64::*;
 
-use super::lookup::{Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2_3};
+use super::lookup::{
+    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2_3, TAIL_SHIFT,
+};
 use super::{detected_level, scalar, ByteRun, Level};
 
 #[inline(always)]
@@ -403,8 +405,10 @@ fn utf8_lanes(u: uint32x4_t) -> (uint8x16_t, &'static Pack) {
 }
 
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
-/// surrogates (NEON); returns (bytes read, bytes written). Stops at a block with a surrogate,
-/// when fewer than 16 input bytes remain, or when `dst` has fewer than 32 bytes of room.
+/// surrogates (NEON); returns (bytes read, bytes written). Stops at a block with a surrogate
+/// or when `dst` has fewer than 32 bytes of room; the last fewer than eight units of a `src`
+/// of at least sixteen bytes are converted too (by a load of the sixteen bytes before their
+/// end) unless one of them is a surrogate.
 #[inline]
 pub(crate) fn utf16_bytes_to_utf8_neon<const BE: bool>(
     src: &[u8],
@@ -454,6 +458,37 @@ unsafe fn utf16_bytes_to_utf8_neon_impl<const BE: bool>(
             o += hi_pack.len as usize;
         }
         i += 16;
+    }
+    // Fewer than eight whole units left: loaded as the last sixteen bytes before their end,
+    // moved to the front (zero units after them, each one byte of output to leave out).
+    let r = (src.len() - i) / 2;
+    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= dst.len() {
+        // SAFETY: 16 <= i + 2r <= src.len(): the 16 bytes before i + 2r are readable; r < 8,
+        // so the 16 bytes of TAIL_SHIFT at 16 - 2r are in bounds; no alignment requirement.
+        let mut v = unsafe {
+            vqtbl1q_u8(
+                vld1q_u8(s.add(i + 2 * r - 16)),
+                vld1q_u8(TAIL_SHIFT.as_ptr().add(16 - 2 * r)),
+            )
+        };
+        if BE {
+            v = vrev16q_u8(v);
+        }
+        let u = vreinterpretq_u16_u8(v);
+        let sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+        if vmaxvq_u16(sur) == 0 {
+            let (lo, lo_pack) = utf8_lanes(vmovl_u16(vget_low_u16(u)));
+            let (hi, hi_pack) = utf8_lanes(vmovl_high_u16(u));
+            // SAFETY: o + 32 <= dst.len() and a pack keeps at most 12 bytes, so both 16-byte
+            // stores are in bounds; no alignment requirement.
+            unsafe {
+                vst1q_u8(d.add(o), vqtbl1q_u8(lo, table(&lo_pack.shuffle)));
+                let w = lo_pack.len as usize;
+                vst1q_u8(d.add(o + w), vqtbl1q_u8(hi, table(&hi_pack.shuffle)));
+                o += w + hi_pack.len as usize - (8 - r);
+            }
+            i += 2 * r;
+        }
     }
     (i, o)
 }

@@ -157,3 +157,15 @@ pub(super) static PACK_1_2: [Pack; 256] = {
     }
     out
 };
+
+/// Shuffle indices that move the last `r` of sixteen bytes to the front, zeros after them:
+/// the sixteen from `16 - r` on.
+pub(super) static TAIL_SHIFT: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};

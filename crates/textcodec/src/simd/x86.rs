@@ -4,7 +4,9 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3};
+use super::lookup::{
+    BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
+};
 use super::{detected_level, scalar, ByteRun, Level};
 
 #[inline(always)]
@@ -1676,18 +1678,6 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
     // SAFETY: o + 16 <= dst.len().
     unsafe { convert16_exact(b, 16, dst.as_mut_ptr().add(o)) }
 }
-
-/// Shuffle indices that move the last `r` of sixteen bytes to the front, zeros after them:
-/// the sixteen from `16 - r` on.
-const TAIL_SHIFT: [u8; 32] = {
-    let mut t = [0x80u8; 32];
-    let mut k = 0;
-    while k < 16 {
-        t[k] = k as u8;
-        k += 1;
-    }
-    t
-};
 
 /// The last `src.len() - i` bytes of `src`, fewer than sixteen, from a character boundary at
 /// `i`: loaded as the last sixteen bytes of `src`, moved to the front (zeros after them), and
