@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{
-    BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
+    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
 };
 use super::{detected_level, scalar, ByteRun, Level};
 
@@ -1251,21 +1251,8 @@ unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8) -> (usize, bool) {
     let lanes = _mm256_blendv_epi8(u, _mm256_blendv_epi8(two, three, ge800), ge80);
     let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
     let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
-    // SAFETY: the shuffles are 16 readable bytes (unaligned loads); lo.len <= 12 and the 32
-    // bytes at d are writable (the caller's contract), so both 16-byte stores are in bounds.
-    unsafe {
-        let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-        let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-        _mm_storeu_si128(
-            d as *mut __m128i,
-            _mm_shuffle_epi8(_mm256_castsi256_si128(lanes), shuf_lo),
-        );
-        _mm_storeu_si128(
-            d.add(lo.len as usize) as *mut __m128i,
-            _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(lanes), shuf_hi),
-        );
-    }
-    (lo.len as usize + hi.len as usize, m2 != 0)
+    // SAFETY: AVX2 is present; lo.len <= 12 and the 32 bytes at d are writable.
+    (unsafe { store_packed::<1>(lanes, lo, hi, d) }, m2 != 0)
 }
 
 /// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
@@ -1589,17 +1576,32 @@ unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
 unsafe fn compact16(values: __m256i, drop: u32, d: *mut u16) -> usize {
     let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
     let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
-    // SAFETY: the shuffles are 16 readable bytes; lo.len <= 8, so both 8-unit stores are
-    // within the 16 writable units at d.
+    // SAFETY: AVX2 is present; lo.len <= 8 units, so 16 bytes after lo.len units are within
+    // the 16 writable units at d.
+    unsafe { store_packed::<2>(values, lo, hi, d as *mut u8) }
+}
+
+/// Compacts each 128-bit half of `v` by the shuffle of its `Pack` (`lo` for the low half)
+/// and stores the two one after the other at `d`: 16 bytes each, the second `lo.len * UNIT`
+/// bytes after the first, where `UNIT` is the size of what a pack counts (1 for bytes, 2 for
+/// UTF-16 units). Returns `lo.len + hi.len`.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined) and the
+/// `lo.len * UNIT + 16` bytes at `d` writable.
+#[inline(always)]
+unsafe fn store_packed<const UNIT: usize>(v: __m256i, lo: &Pack, hi: &Pack, d: *mut u8) -> usize {
+    // SAFETY: the shuffles are 16 readable bytes each (unaligned loads); both 16-byte stores
+    // are within the bytes at d that the caller makes writable.
     unsafe {
         let shuf = _mm256_loadu2_m128i(
             hi.shuffle.as_ptr() as *const __m128i,
             lo.shuffle.as_ptr() as *const __m128i,
         );
-        let kept = _mm256_shuffle_epi8(values, shuf);
+        let kept = _mm256_shuffle_epi8(v, shuf);
         _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(kept));
         _mm_storeu_si128(
-            d.add(lo.len as usize) as *mut __m128i,
+            d.add(lo.len as usize * UNIT) as *mut __m128i,
             _mm256_extracti128_si256::<1>(kept),
         );
     }
@@ -1644,23 +1646,8 @@ unsafe fn convert16_leads(
         v3,
         _mm256_cvtepi8_epi16(lead3),
     );
-    let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
-    let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
-    // SAFETY: the shuffles are 16 readable bytes; lo.len <= 8, so both 8-unit stores are
-    // within the 16 writable units at d.
-    unsafe {
-        let shuf_lo = _mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i);
-        let shuf_hi = _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i);
-        _mm_storeu_si128(
-            d as *mut __m128i,
-            _mm_shuffle_epi8(_mm256_castsi256_si128(values), shuf_lo),
-        );
-        _mm_storeu_si128(
-            d.add(lo.len as usize) as *mut __m128i,
-            _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(values), shuf_hi),
-        );
-    }
-    lo.len as usize + hi.len as usize
+    // SAFETY: AVX2 is present; 16 units at d are writable.
+    unsafe { compact16(values, drop, d) }
 }
 
 /// Sixteen bytes at `src[i..]` (a character boundary), checked exactly and converted to
