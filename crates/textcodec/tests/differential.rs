@@ -582,6 +582,50 @@ fn mostly_ascii_short_inputs() {
     f.finish();
 }
 
+/// Text in a script of a single-byte encoding: letters from one range of high bytes (a run
+/// of the index, or across runs), spaces and punctuation, now and then a byte from elsewhere
+/// and stretches of markup, 16 to 200 bytes, in every decoder: the blocks of letters and
+/// ASCII that the SIMD paths convert whole, and where they stop.
+#[test]
+fn script_text_in_every_decoder() {
+    let mut f = Failures::new("script text");
+    let mut s = Scratch::new();
+    let mut rng = Rng::new(13);
+    let mut buf = Vec::new();
+    let ranges: [(usize, usize); 7] = [
+        (0xC0, 0xFF),
+        (0xA1, 0xDA),
+        (0xDF, 0xFB),
+        (0x80, 0xAF),
+        (0xE0, 0xEF),
+        (0xB0, 0xDF),
+        (0x80, 0xFF),
+    ];
+    for enc in Encoding::all() {
+        for round in 0..600 {
+            let (lo, hi) = ranges[round % ranges.len()];
+            let odd_one_in = [0, 40, 300][round % 3];
+            let len = rng.range(16, 200);
+            buf.clear();
+            while buf.len() < len {
+                if rng.chance(60) {
+                    buf.extend_from_slice(b"<a href=\"/wiki/x\">");
+                    continue;
+                }
+                let b = match rng.below(10) {
+                    0 => b' ',
+                    1 => *rng.pick(b".,:-()0123456789"),
+                    _ if odd_one_in != 0 && rng.chance(odd_one_in) => rng.byte(),
+                    _ => rng.range(lo, hi + 1) as u8,
+                };
+                buf.push(b);
+            }
+            check_decode(enc, &buf, &mut s, &mut f);
+        }
+    }
+    f.finish();
+}
+
 // ------------------------------------------------------------------------------------------------
 // Encoders: every scalar value through every output encoding's encoder
 // ------------------------------------------------------------------------------------------------

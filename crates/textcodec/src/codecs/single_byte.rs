@@ -267,7 +267,13 @@ const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// Decodes to UTF-8 through the packed table; returns the bytes read.
 #[inline(always)]
-fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> usize {
+fn run_utf8(
+    table: &[u32; 256],
+    runs: &Option<[ByteRun; 2]>,
+    src: &[u8],
+    dst: &mut [u8],
+    pos: &mut usize,
+) -> usize {
     let mut i = 0;
     let mut o = *pos;
     // Blocks of 16 bytes while the output has room for an ASCII prefix of up to 15 bytes and
@@ -314,6 +320,15 @@ fn run_utf8(table: &[u32; 256], src: &[u8], dst: &mut [u8], pos: &mut usize) -> 
         // Two letters in a row (a non-Latin script): sixteen bytes at a time through the
         // table, ASCII spaces and punctuation included, while the text goes on.
         loop {
+            if let Some(runs) = runs {
+                // Blocks of ASCII and the script's letters (the encoding's runs) in SIMD.
+                let (r, w) = crate::simd::runs_to_utf8(&src[i..], &mut dst[o..], runs);
+                i += r;
+                o += w;
+                if i + 16 > src.len() || o + 68 > dst.len() || (src[i] | src[i + 1]) < 0x80 {
+                    break;
+                }
+            }
             let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
             let out: &mut [u8; 68] = (&mut dst[o..o + 68]).try_into().unwrap();
             let mut w = 0;
@@ -474,7 +489,7 @@ impl DecodeHandler for SingleByteDecoder {
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
         let which = self.which as usize;
         if let Some((dst, pos)) = sink.utf8_parts() {
-            return run_utf8(&UTF8[which], src, dst, pos);
+            return run_utf8(&UTF8[which], &RUNS[which], src, dst, pos);
         }
         if let Some((dst, pos)) = sink.utf16_parts() {
             return run_utf16(&UTF16[which], &RUNS[which], src, dst, pos);

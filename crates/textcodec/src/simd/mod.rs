@@ -340,6 +340,19 @@ pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun;
     scalar::widen16_runs(src, dst, runs)
 }
 
+/// Single-byte text to UTF-8 in blocks of sixteen bytes that are all ASCII or in `runs`;
+/// returns (bytes read, bytes written). May do nothing (other levels than AVX2); the caller
+/// finishes through the table.
+#[inline(always)]
+pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if level() == Level::Avx2 {
+        return x86::runs_to_utf8_avx2(src, dst, runs);
+    }
+    let _ = (src, dst, runs);
+    (0, 0)
+}
+
 /// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
 #[inline(always)]
 pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {

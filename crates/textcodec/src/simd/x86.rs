@@ -1220,6 +1220,94 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     (i, o)
 }
 
+/// Single-byte text to UTF-8 (AVX2), sixteen bytes at a time while each of them is ASCII or
+/// in one of `runs` (a script's letters: byte + delta, as [`super::widen16_runs`] widens
+/// them): the code units are made and converted to UTF-8 in registers. Returns (bytes read,
+/// bytes written); stops at a block with any other byte, at a block of ASCII alone, with
+/// fewer than sixteen bytes left, or with less than 64 bytes of room.
+#[inline]
+pub(crate) fn runs_to_utf8_avx2(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (usize, usize) {
+    if !has_avx2() {
+        return (0, 0);
+    }
+    // SAFETY: AVX2 is present.
+    unsafe { runs_to_utf8_avx2_impl(src, dst, runs) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn runs_to_utf8_avx2_impl(
+    src: &[u8],
+    dst: &mut [u8],
+    runs: &[ByteRun; 2],
+) -> (usize, usize) {
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (mut i, mut o) = (0usize, 0usize);
+    let z = _mm_setzero_si128();
+    let [r0, r1] = runs;
+    let (lo0, span0) = (_mm_set1_epi8(r0.lo as i8), _mm_set1_epi8(r0.span as i8));
+    let (lo1, span1) = (_mm_set1_epi8(r1.lo as i8), _mm_set1_epi8(r1.span as i8));
+    let delta0 = _mm256_set1_epi16(r0.delta as i16);
+    let delta1 = _mm256_set1_epi16(r1.delta as i16);
+    while i + 16 <= src.len() && o + 64 <= dst.len() {
+        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; an unaligned load.
+        let v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+        // In a run: byte - lo (mod 256) is at most span.
+        let in0 = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, lo0), span0), z);
+        let in1 = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, lo1), span1), z);
+        let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
+        let covered = _mm_movemask_epi8(_mm_or_si128(in0, in1)) | _mm_movemask_epi8(ascii);
+        if covered != 0xFFFF || _mm_movemask_epi8(v) == 0 {
+            // A byte of neither, or all ASCII (markup: the caller copies it in bulk).
+            break;
+        }
+        let u = _mm256_add_epi16(
+            _mm256_cvtepu8_epi16(v),
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_cvtepi8_epi16(in0), delta0),
+                _mm256_and_si256(_mm256_cvtepi8_epi16(in1), delta1),
+            ),
+        );
+        // SAFETY: AVX2 is present; o + 64 <= dst.len(): the helpers write at most 32 bytes,
+        // or 24 + 28 for two steps of eight.
+        unsafe {
+            if _mm256_testz_si256(u, _mm256_set1_epi16(0xF800u16 as i16)) != 0 {
+                o += below_800_to_utf8(u, d.add(o));
+            } else {
+                let (w, _) = utf16x8_to_utf8(_mm256_castsi256_si128(u), d.add(o));
+                let (w2, _) = utf16x8_to_utf8(_mm256_extracti128_si256::<1>(u), d.add(o + w));
+                o += w + w2;
+            }
+        }
+        i += 16;
+    }
+    (i, o)
+}
+
+/// Sixteen UTF-16 code units, all below U+0800, in `w`, as UTF-8 at `d` (up to 32 bytes
+/// written); returns the bytes of UTF-8.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined) and the
+/// 32 bytes at `d` writable.
+#[inline(always)]
+unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8) -> usize {
+    let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+    let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+    let pair = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+        _mm256_slli_epi16::<8>(_mm256_or_si256(
+            _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+            _mm256_set1_epi16(0x80),
+        )),
+    );
+    let lanes = _mm256_blendv_epi8(w, pair, two);
+    let lo = &PACK_1_2[(m & 0xFF) as usize];
+    let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+    // SAFETY: AVX2 is present; lo.len <= 16 and the 32 bytes at d are writable.
+    unsafe { store_packed::<1>(lanes, lo, hi, d) }
+}
+
 /// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at `d` (up to 32 bytes
 /// written); returns (the bytes of UTF-8, whether any unit is U+0800 or above).
 ///
