@@ -213,44 +213,22 @@ pub(crate) mod x86k {
                 w += 32;
                 continue;
             }
-            let (mut i, mut o) = (r, w);
-            if leads & (leads >> 2) & (leads >> 4) != 0 {
-                // Three two-byte characters in a row or closer (a non-Latin script):
-                // character by character.
-                while i < r + 32 {
-                    // SAFETY: i < r + 32, so i + 1 < n and o < w + 32 < m.
-                    unsafe {
-                        let b = *s.add(i);
-                        if b < 0x80 {
-                            *d.add(o) = b;
-                            i += 1;
-                        } else {
-                            if b >= 0xE0 {
-                                return (i, o);
-                            }
-                            let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
-                            let out = low[cp & 0x7FF];
-                            if out == 0 {
-                                return (i, o);
-                            }
-                            *d.add(o) = out;
-                            i += 2;
-                        }
-                    }
-                    o += 1;
-                }
-                r = i;
-                w = o;
-                continue;
-            }
             // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
-            // empty; between two leads, and after the last up to `r + 32`, all is ASCII,
-            // copied in bulk from `i` to `o` before each character is written over it.
+            // empty; between two leads, and after the last up to `r + 32`, all is ASCII: the
+            // block is copied again from `i` to `o` before a lead after such a gap (the first
+            // gap is in place already), and each character is written over it.
+            let (mut i, mut o) = (r, w);
             let mut lm = leads;
             loop {
                 let p = r + lm.trailing_zeros() as usize;
-                o += p - i;
-                i = p;
+                if p > i {
+                    if i > r {
+                        // SAFETY: i < p < r + 32 and o <= w + 32.
+                        unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
+                    }
+                    o += p - i;
+                    i = p;
+                }
                 // SAFETY: i < r + 32 (a lead of the block): i + 1 < n; o <= w + 31 < m.
                 unsafe {
                     let b = *s.add(i);
@@ -270,8 +248,6 @@ pub(crate) mod x86k {
                 if lm == 0 {
                     break;
                 }
-                // SAFETY: another lead follows, so i < r + 32 and o <= w + 32.
-                unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
             }
             if i < r + 32 {
                 // SAFETY: i < r + 32, o <= w + 32.
