@@ -251,6 +251,31 @@ static LATIN1: [Latin1Set; COUNT] = {
     out
 };
 
+/// Per encoding, whether most of its letters are three-byte characters in UTF-8 (U+0800 and
+/// up: Thai in windows-874), which the UTF-8 block kernel does not take.
+static THREE_BYTE_LETTERS: [bool; COUNT] = {
+    let mut out = [false; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        let (mut two, mut three) = (0, 0);
+        let mut p = 0;
+        while p < 128 {
+            let cp = DECODE[i][p];
+            if is_letter(cp) {
+                if cp < 0x800 {
+                    two += 1;
+                } else {
+                    three += 1;
+                }
+            }
+            p += 1;
+        }
+        out[i] = three > two;
+        i += 1;
+    }
+    out
+};
+
 /// The single-byte decoder: stateless but for its index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SingleByteDecoder {
@@ -518,6 +543,65 @@ fn encode_one(t: &EncodeTable, src: &[u8], r: usize) -> Option<(u8, usize)> {
     None
 }
 
+/// Character by character, with runs of ASCII in bulk: for windows-874, whose letters (Thai)
+/// are three-byte characters, which the block kernel leaves to this loop one by one.
+#[inline(always)]
+fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let n = src.len().min(dst.len());
+    let mut r = 0;
+    let mut w = 0;
+    while r < src.len() && w < n {
+        let b = src[r];
+        if b < 0x80 {
+            // Single spaces and punctuation between words inline; long runs in bulk.
+            if r + 1 < src.len() && src[r + 1] >= 0x80 {
+                dst[w] = b;
+                r += 1;
+                w += 1;
+                continue;
+            }
+            let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
+            r += k;
+            w += k;
+            continue;
+        }
+        if b < 0xE0 {
+            // A two-byte character: the direct table.
+            let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
+            let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
+            match t.low[cp] {
+                0 => break,
+                out => {
+                    dst[w] = out;
+                    w += 1;
+                    r += 2;
+                    continue;
+                }
+            }
+        }
+        // A three-byte character (four-byte ones are never in a single-byte index).
+        let (cp, len) = if b < 0xF0 {
+            (
+                ((b as u32 & 0x0F) << 12)
+                    | ((src[r + 1] as u32 & 0x3F) << 6)
+                    | (src[r + 2] as u32 & 0x3F),
+                3,
+            )
+        } else {
+            break;
+        };
+        match byte_for(t, cp) {
+            Some(out) => {
+                dst[w] = out;
+                w += 1;
+                r += len;
+            }
+            None => break,
+        }
+    }
+    (r, w)
+}
+
 /// Encodes the longest prefix of `src` (UTF-8) that the handler encodes without an error and
 /// that fits in `dst`; returns (bytes read, bytes written). Blocks of 32 bytes while the input
 /// and the output have 64 more: an ASCII block is copied; in a block with a few other
@@ -669,12 +753,11 @@ impl EncodeHandler for SingleByteEncoder {
 
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        encode_utf8(
-            &ENCODE[self.which as usize],
-            src.as_bytes(),
-            dst,
-            crate::simd::encode_utf8_low,
-        )
+        let t = &ENCODE[self.which as usize];
+        if THREE_BYTE_LETTERS[self.which as usize] {
+            return encode_utf8_chars(t, src.as_bytes(), dst);
+        }
+        encode_utf8(t, src.as_bytes(), dst, crate::simd::encode_utf8_low)
     }
 
     #[inline(always)]
@@ -780,9 +863,9 @@ mod tests {
             x
         };
         let pieces = [
-            "é", "ç", "ã", "ü", "ß", "Ø", "\u{A0}", "\u{80}", "\u{81}", "\u{9D}", "ÿ", "č", "ř",
-            "ğ", "ı", "ş", "Œ", "ж", "щ", "α", "ω", "„", "“", "—", "€", "’", "→", "火", "😀",
-            "\u{7FF}", "\u{100}", "\0",
+            "ก", "ฯ", "é", "ç", "ã", "ü", "ß", "Ø", "\u{A0}", "\u{80}", "\u{81}", "\u{9D}", "ÿ",
+            "č", "ř", "ğ", "ı", "ş", "Œ", "ж", "щ", "α", "ω", "„", "“", "—", "€", "’", "→", "火",
+            "😀", "\u{7FF}", "\u{100}", "\0",
         ];
         type Kernel = fn(&[u8], &mut [u8], &[u8; 0x800]) -> Option<(usize, usize)>;
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
@@ -821,7 +904,7 @@ mod tests {
                 if r % density == 0 {
                     let k = (r >> 8) as usize % 64;
                     // Mostly the first (Latin and Cyrillic) pieces.
-                    text.push_str(pieces[if k < 32 { k % 20 } else { k - 32 }]);
+                    text.push_str(pieces[if k < 32 { k % 22 } else { k - 32 }]);
                 } else {
                     text.push((b' ' + (r >> 8) as u8 % 95) as char);
                 }
@@ -854,6 +937,10 @@ mod tests {
                 for room in rooms {
                     let mut want = std::vec![0u8; room];
                     let exact = encode_reference(which, src, &mut want);
+                    let mut got = std::vec![0xEEu8; room];
+                    let (r, w) = SingleByteEncoder::new(which as u8).run_utf8(src, &mut got);
+                    assert_eq!((r, w), exact, "run_utf8 {which} {room} {src:?}");
+                    assert_eq!(got[..w], want[..w], "run_utf8 {which} {room} {src:?}");
                     for &(name, kernel) in &kernels {
                         let mut got = std::vec![0xEEu8; room];
                         let (r, w) = encode_utf8(&ENCODE[which], src.as_bytes(), &mut got, kernel);
