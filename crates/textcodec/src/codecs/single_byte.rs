@@ -251,6 +251,31 @@ static LATIN1: [Latin1Set; COUNT] = {
     out
 };
 
+/// Per encoding, whether most of its letters are three-byte characters in UTF-8 (U+0800 and
+/// up: Thai in windows-874), which the UTF-8 block kernel does not take.
+static THREE_BYTE_LETTERS: [bool; COUNT] = {
+    let mut out = [false; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        let (mut two, mut three) = (0, 0);
+        let mut p = 0;
+        while p < 128 {
+            let cp = DECODE[i][p];
+            if is_letter(cp) {
+                if cp < 0x800 {
+                    two += 1;
+                } else {
+                    three += 1;
+                }
+            }
+            p += 1;
+        }
+        out[i] = three > two;
+        i += 1;
+    }
+    out
+};
+
 /// The single-byte decoder: stateless but for its index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SingleByteDecoder {
@@ -523,6 +548,218 @@ fn byte_for(t: &EncodeTable, cp: u32) -> Option<u8> {
     }
 }
 
+/// The byte for the character starting at `src[r]`, not ASCII (UTF-8, so it is there whole),
+/// and its length; `None` where the handler reports an error.
+#[inline(always)]
+fn encode_one(t: &EncodeTable, src: &[u8], r: usize) -> Option<(u8, usize)> {
+    let b = src[r];
+    if b < 0xE0 {
+        // A two-byte character: the direct table.
+        let cp = ((b as usize & 0x1F) << 6) | (src[r + 1] as usize & 0x3F);
+        return match t.low[cp] {
+            0 => None,
+            out => Some((out, 2)),
+        };
+    }
+    if b < 0xF0 {
+        let cp = ((b as u32 & 0x0F) << 12)
+            | ((src[r + 1] as u32 & 0x3F) << 6)
+            | (src[r + 2] as u32 & 0x3F);
+        return byte_for(t, cp).map(|out| (out, 3));
+    }
+    // Four-byte characters are never in a single-byte index.
+    None
+}
+
+/// Character by character, with runs of ASCII in bulk: for windows-874, whose letters (Thai)
+/// are three-byte characters, which the block kernel leaves to this loop one by one.
+#[inline(always)]
+fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let n = src.len().min(dst.len());
+    let mut r = 0;
+    let mut w = 0;
+    while r < src.len() && w < n {
+        let b = src[r];
+        if b < 0x80 {
+            // Single spaces and punctuation between words inline; long runs in bulk.
+            if r + 1 < src.len() && src[r + 1] >= 0x80 {
+                dst[w] = b;
+                r += 1;
+                w += 1;
+                continue;
+            }
+            let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
+            r += k;
+            w += k;
+            continue;
+        }
+        if b < 0xE0 {
+            // A two-byte character: the direct table.
+            let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
+            let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
+            match t.low[cp] {
+                0 => break,
+                out => {
+                    dst[w] = out;
+                    w += 1;
+                    r += 2;
+                    continue;
+                }
+            }
+        }
+        // A three-byte character (four-byte ones are never in a single-byte index).
+        let (cp, len) = if b < 0xF0 {
+            (
+                ((b as u32 & 0x0F) << 12)
+                    | ((src[r + 1] as u32 & 0x3F) << 6)
+                    | (src[r + 2] as u32 & 0x3F),
+                3,
+            )
+        } else {
+            break;
+        };
+        match byte_for(t, cp) {
+            Some(out) => {
+                dst[w] = out;
+                w += 1;
+                r += len;
+            }
+            None => break,
+        }
+    }
+    (r, w)
+}
+
+/// Encodes the longest prefix of `src` (UTF-8) that the handler encodes without an error and
+/// that fits in `dst`; returns (bytes read, bytes written). Blocks of 32 bytes while the input
+/// and the output have 64 more: an ASCII block is copied; in a block with a few other
+/// characters (Latin text) the block is copied from each character on and each character is
+/// written over the copy through the table; a block with many goes character by character.
+/// On x86-64 the SIMD kernel [`crate::simd::encode_utf8_low`] does the same for ASCII and
+/// two-byte characters; the characters it stops at go through the table one by one here.
+#[inline(always)]
+fn encode_utf8(
+    t: &EncodeTable,
+    src: &[u8],
+    dst: &mut [u8],
+    kernel: impl Fn(&[u8], &mut [u8], &[u8; 0x800]) -> Option<(usize, usize)>,
+) -> (usize, usize) {
+    let mut r = 0;
+    let mut w = 0;
+    while let Some((k, j)) = kernel(&src[r..], &mut dst[w..], &t.low) {
+        r += k;
+        w += j;
+        if r + 64 > src.len() || w + 64 > dst.len() {
+            break;
+        }
+        // A character of three bytes (or an unmapped one, or four bytes: the handler's).
+        let Some((out, len)) = encode_one(t, src, r) else {
+            return (r, w);
+        };
+        dst[w] = out;
+        r += len;
+        w += 1;
+    }
+    while r + 64 <= src.len() && w + 64 <= dst.len() {
+        let block: &[u8; 32] = src[r..r + 32].try_into().unwrap();
+        let (high, leads) = crate::simd::utf8_masks32(block);
+        dst[w..w + 32].copy_from_slice(block);
+        if high == 0 {
+            r += 32;
+            w += 32;
+            let next: &[u8; 32] = src[r..r + 32].try_into().unwrap();
+            let a = u128::from_le_bytes(next[..16].try_into().unwrap());
+            let b = u128::from_le_bytes(next[16..].try_into().unwrap());
+            if (a | b) & ASCII_MASK == 0 {
+                // A long ASCII run (markup): copy in bulk as long as it lasts.
+                let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
+                r += k;
+                w += k;
+            }
+            continue;
+        }
+        if leads & (leads >> 2) & (leads >> 4) != 0 {
+            // Three two-byte characters in a row (or closer): a non-Latin script.
+            let end = r + 32;
+            while r < end {
+                let b = src[r];
+                if b < 0x80 {
+                    dst[w] = b;
+                    r += 1;
+                    w += 1;
+                    continue;
+                }
+                let Some((out, len)) = encode_one(t, src, r) else {
+                    return (r, w);
+                };
+                dst[w] = out;
+                r += len;
+                w += 1;
+            }
+            continue;
+        }
+        // `r` is at a character boundary, so the first byte that is not ASCII leads: `leads`
+        // is not empty. Between two leads (and up to the end) all is ASCII, copied in bulk
+        // from `i` to `o` before each; `o <= i < 32` while there is a lead to come.
+        let win: &[u8; 64] = src[r..r + 64].try_into().unwrap();
+        let out: &mut [u8; 64] = (&mut dst[w..w + 64]).try_into().unwrap();
+        let mut i = 0;
+        let mut o = 0;
+        let mut m = leads;
+        loop {
+            let p = m.trailing_zeros() as usize;
+            o += p - i;
+            i = p;
+            let lead = win[i & 31];
+            if lead < 0xE0 {
+                // A two-byte character: the direct table.
+                let cp = ((lead as usize & 0x1F) << 6) | (win[(i + 1) & 63] as usize & 0x3F);
+                match t.low[cp] {
+                    0 => return (r + i, w + o),
+                    b => out[o & 31] = b,
+                }
+                i += 2;
+            } else {
+                let Some((b, len)) = encode_one(t, src, r + i) else {
+                    return (r + i, w + o);
+                };
+                out[o & 31] = b;
+                i += len;
+            }
+            o += 1;
+            m &= m - 1;
+            if m == 0 {
+                break;
+            }
+            out[o & 31..(o & 31) + 32].copy_from_slice(&win[i & 31..(i & 31) + 32]);
+        }
+        if i < 32 {
+            // ASCII up to the end of the block (a character may end past it).
+            out[o & 31..(o & 31) + 32].copy_from_slice(&win[i & 31..(i & 31) + 32]);
+            o += 32 - i;
+            i = 32;
+        }
+        r += i;
+        w += o;
+    }
+    while r < src.len() && w < dst.len() {
+        let b = src[r];
+        if b < 0x80 {
+            dst[w] = b;
+            r += 1;
+            w += 1;
+            continue;
+        }
+        let Some((out, len)) = encode_one(t, src, r) else {
+            break;
+        };
+        dst[w] = out;
+        r += len;
+        w += 1;
+    }
+    (r, w)
+}
+
 impl EncodeHandler for SingleByteEncoder {
     // "single-byte encoder" handler.
     #[inline]
@@ -545,60 +782,10 @@ impl EncodeHandler for SingleByteEncoder {
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let t = &ENCODE[self.which as usize];
-        let src = src.as_bytes();
-        let n = src.len().min(dst.len());
-        let mut r = 0;
-        let mut w = 0;
-        while r < src.len() && w < n {
-            let b = src[r];
-            if b < 0x80 {
-                // Single spaces and punctuation between words inline; long runs in bulk.
-                if r + 1 < src.len() && src[r + 1] >= 0x80 {
-                    dst[w] = b;
-                    r += 1;
-                    w += 1;
-                    continue;
-                }
-                let k = crate::simd::copy_ascii_to_ascii(&src[r..], &mut dst[w..]);
-                r += k;
-                w += k;
-                continue;
-            }
-            if b < 0xE0 {
-                // A two-byte character: the direct table.
-                let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
-                let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
-                match t.low[cp] {
-                    0 => break,
-                    out => {
-                        dst[w] = out;
-                        w += 1;
-                        r += 2;
-                        continue;
-                    }
-                }
-            }
-            // A three-byte character (four-byte ones are never in a single-byte index).
-            let (cp, len) = if b < 0xF0 {
-                (
-                    ((b as u32 & 0x0F) << 12)
-                        | ((src[r + 1] as u32 & 0x3F) << 6)
-                        | (src[r + 2] as u32 & 0x3F),
-                    3,
-                )
-            } else {
-                break;
-            };
-            match byte_for(t, cp) {
-                Some(out) => {
-                    dst[w] = out;
-                    w += 1;
-                    r += len;
-                }
-                None => break,
-            }
+        if THREE_BYTE_LETTERS[self.which as usize] {
+            return encode_utf8_chars(t, src.as_bytes(), dst);
         }
-        (r, w)
+        encode_utf8(t, src.as_bytes(), dst, crate::simd::encode_utf8_low)
     }
 
     #[inline(always)]
@@ -670,6 +857,128 @@ impl EncodeHandler for SingleByteEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The handler character by character: the longest prefix without an error that fits.
+    fn encode_reference(which: usize, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let mut h = SingleByteEncoder::new(which as u8);
+        let (mut r, mut w) = (0, 0);
+        for c in src.chars() {
+            if w == dst.len() {
+                break;
+            }
+            match h.handle(c as u32) {
+                EncStep::Error(_) => break,
+                EncStep::Bytes { buf, len: 1 } => dst[w] = buf[0],
+                _ => unreachable!("one byte or an error"),
+            }
+            r += c.len_utf8();
+            w += 1;
+        }
+        (r, w)
+    }
+
+    /// The UTF-8 fast path with each kernel (and none, the portable blocks) against the
+    /// handler: random Latin text with letters of Latin-1 and beyond, Cyrillic and Greek
+    /// runs, three-byte punctuation (mapped or not), unmapped letters and emoji, at every
+    /// start in a block and every output length near the end.
+    #[test]
+    fn utf8_fast_path_agrees_with_the_handler() {
+        let mut x: u32 = 0x9E37_79B9;
+        let mut rng = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let pieces = [
+            "ก", "ฯ", "é", "ç", "ã", "ü", "ß", "Ø", "\u{A0}", "\u{80}", "\u{81}", "\u{9D}", "ÿ",
+            "č", "ř", "ğ", "ı", "ş", "Œ", "ж", "щ", "α", "ω", "„", "“", "—", "€", "’", "→", "火",
+            "😀", "\u{7FF}", "\u{100}", "\0",
+        ];
+        type Kernel = fn(&[u8], &mut [u8], &[u8; 0x800]) -> Option<(usize, usize)>;
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut kernels: std::vec::Vec<(&str, Kernel)> = std::vec![
+            ("portable", |_, _, _| None),
+            ("dispatch", crate::simd::encode_utf8_low),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::simd::latin::x86k;
+            kernels.push(("sse2", |s, d, l| Some(x86k::encode_utf8_low_sse2(s, d, l))));
+            // Without AVX2 it takes SSE2.
+            kernels.push(("avx2", |s, d, l| Some(x86k::encode_utf8_low_avx2(s, d, l))));
+        }
+        let names = [
+            "windows-1252",
+            "windows-1250",
+            "windows-1251",
+            "ISO-8859-7",
+            "KOI8-U",
+        ];
+        for round in 0..600usize {
+            let which = {
+                let enc = crate::Encoding::for_label(names[round % names.len()].as_bytes());
+                let crate::encoding::Kind::SingleByte(n) = enc.unwrap().kind else {
+                    unreachable!()
+                };
+                n as usize
+            };
+            // From one letter in forty bytes to mostly letters.
+            let density = [40, 12, 4, 2][(round / 5) % 4];
+            let len = 40 + rng() as usize % 160;
+            let mut text = std::string::String::new();
+            while text.len() < len {
+                let r = rng();
+                if r % density == 0 {
+                    let k = (r >> 8) as usize % 64;
+                    // Mostly the first (Latin and Cyrillic) pieces.
+                    text.push_str(pieces[if k < 32 { k % 22 } else { k - 32 }]);
+                } else {
+                    text.push((b' ' + (r >> 8) as u8 % 95) as char);
+                }
+            }
+            for start in 0..text.len().min(40) {
+                if !text.is_char_boundary(start) {
+                    continue;
+                }
+                let src = &text[start..];
+                let rooms: std::vec::Vec<usize> = if round % 4 == 0 {
+                    (0..=src.len() + 1).collect()
+                } else {
+                    let n = src.len();
+                    [
+                        0,
+                        1,
+                        31,
+                        32,
+                        33,
+                        63,
+                        64,
+                        65,
+                        n / 2,
+                        n.saturating_sub(1),
+                        n,
+                        n + 64,
+                    ]
+                    .to_vec()
+                };
+                for room in rooms {
+                    let mut want = std::vec![0u8; room];
+                    let exact = encode_reference(which, src, &mut want);
+                    let mut got = std::vec![0xEEu8; room];
+                    let (r, w) = SingleByteEncoder::new(which as u8).run_utf8(src, &mut got);
+                    assert_eq!((r, w), exact, "run_utf8 {which} {room} {src:?}");
+                    assert_eq!(got[..w], want[..w], "run_utf8 {which} {room} {src:?}");
+                    for &(name, kernel) in &kernels {
+                        let mut got = std::vec![0xEEu8; room];
+                        let (r, w) = encode_utf8(&ENCODE[which], src.as_bytes(), &mut got, kernel);
+                        assert_eq!((r, w), exact, "{name} {which} {room} {src:?}");
+                        assert_eq!(got[..w], want[..w], "{name} {which} {room} {src:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn byte_runs_decode_as_the_index_says() {

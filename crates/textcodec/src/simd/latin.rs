@@ -81,6 +81,187 @@ pub(crate) fn narrow_latin1_scalar(src: &[u16], dst: &mut [u8], set: &Latin1Set)
     i
 }
 
+/// For 32 bytes of UTF-8: the masks of the bytes at or above 0x80 (not ASCII) and of those at
+/// or above 0xC0 (the lead bytes of characters of two bytes or more), eight bytes at a time.
+#[inline(always)]
+pub(crate) fn utf8_masks32(block: &[u8; 32]) -> (u32, u32) {
+    let mut high = 0;
+    let mut leads = 0;
+    for k in 0..4 {
+        let w = u64::from_le_bytes(block[8 * k..8 * k + 8].try_into().unwrap());
+        // Bit 7 of each byte (and bit 7 of each byte where bit 6 is also set, moved up by the
+        // shift, which stays within the byte), gathered into the top byte by the multiply.
+        let h = (w & 0x8080_8080_8080_8080) >> 7;
+        let l = (w & (w << 1) & 0x8080_8080_8080_8080) >> 7;
+        high |= ((h.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
+        leads |= ((l.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
+    }
+    (high, leads)
+}
+
+/// Encodes UTF-8 to a single-byte encoding where `low` (the byte of each code point below
+/// U+0800, 0 for none) says, over ASCII and two-byte characters, in blocks of 32 bytes while
+/// 64 bytes of input and of output remain; returns (bytes read, bytes written), stopping at a
+/// character boundary: before a character of three bytes or more, a two-byte character `low`
+/// does not map, or where fewer than 64 bytes of input or of output remain. Bytes of `dst`
+/// after those written may be overwritten. `None` where the level has no kernel (scalar, NEON).
+#[inline(always)]
+pub(crate) fn encode_utf8_low(
+    src: &[u8],
+    dst: &mut [u8],
+    low: &[u8; 0x800],
+) -> Option<(usize, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    match super::level() {
+        super::Level::Avx2 => return Some(x86k::encode_utf8_low_avx2(src, dst, low)),
+        super::Level::Sse2 => return Some(x86k::encode_utf8_low_sse2(src, dst, low)),
+        _ => {}
+    }
+    let _ = (src, dst, low);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86k {
+    use core::arch::x86_64::*;
+
+    /// [`super::encode_utf8_low`] with AVX2 (falls back to SSE2 without it).
+    #[inline]
+    pub(crate) fn encode_utf8_low_avx2(
+        src: &[u8],
+        dst: &mut [u8],
+        low: &[u8; 0x800],
+    ) -> (usize, usize) {
+        if crate::simd::detected_level() < crate::simd::Level::Avx2 {
+            return encode_utf8_low_sse2(src, dst, low);
+        }
+        // SAFETY: AVX2 is present (checked above).
+        unsafe { avx2_impl(src, dst, low) }
+    }
+
+    /// [`super::encode_utf8_low`] with SSE2 (baseline).
+    #[inline]
+    pub(crate) fn encode_utf8_low_sse2(
+        src: &[u8],
+        dst: &mut [u8],
+        low: &[u8; 0x800],
+    ) -> (usize, usize) {
+        // SAFETY: SSE2 is baseline on x86-64.
+        unsafe { kernel::<false>(src, dst, low) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2_impl(src: &[u8], dst: &mut [u8], low: &[u8; 0x800]) -> (usize, usize) {
+        // SAFETY: AVX2 is enabled here (the caller's contract).
+        unsafe { kernel::<true>(src, dst, low) }
+    }
+
+    /// 32 bytes at `s` stored at `d`; returns the masks of bytes at or above 0x80 and 0xC0.
+    ///
+    /// # Safety
+    /// 32 bytes readable at `s` and writable at `d`; AVX2 enabled if `AVX`.
+    #[inline(always)]
+    unsafe fn copy32<const AVX: bool>(s: *const u8, d: *mut u8) -> (u32, u32) {
+        // SAFETY: the caller's contract; unaligned loads and stores.
+        unsafe {
+            if AVX {
+                let v = _mm256_loadu_si256(s as *const __m256i);
+                _mm256_storeu_si256(d as *mut __m256i, v);
+                // Bit 6 moved up to bit 7 by adding each byte to itself.
+                let l = _mm256_and_si256(v, _mm256_add_epi8(v, v));
+                (
+                    _mm256_movemask_epi8(v) as u32,
+                    _mm256_movemask_epi8(l) as u32,
+                )
+            } else {
+                let a = _mm_loadu_si128(s as *const __m128i);
+                let b = _mm_loadu_si128(s.add(16) as *const __m128i);
+                _mm_storeu_si128(d as *mut __m128i, a);
+                _mm_storeu_si128(d.add(16) as *mut __m128i, b);
+                let la = _mm_and_si128(a, _mm_add_epi8(a, a));
+                let lb = _mm_and_si128(b, _mm_add_epi8(b, b));
+                (
+                    _mm_movemask_epi8(a) as u32 | (_mm_movemask_epi8(b) as u32) << 16,
+                    _mm_movemask_epi8(la) as u32 | (_mm_movemask_epi8(lb) as u32) << 16,
+                )
+            }
+        }
+    }
+
+    /// # Safety
+    /// AVX2 enabled if `AVX` (SSE2 is baseline).
+    #[inline(always)]
+    unsafe fn kernel<const AVX: bool>(
+        src: &[u8],
+        dst: &mut [u8],
+        low: &[u8; 0x800],
+    ) -> (usize, usize) {
+        let (n, m) = (src.len(), dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut r = 0;
+        let mut w = 0;
+        // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
+        // body; every character read below starts before `r + 32`, so its two bytes are
+        // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
+        // before `n`, and every position written to (`o <= w + 32`, one byte per character
+        // of at least one) has 32 before `m`.
+        while r + 64 <= n && w + 64 <= m {
+            // SAFETY: r + 32 <= n, w + 32 <= m.
+            let (high, leads) = unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
+            if high == 0 {
+                r += 32;
+                w += 32;
+                continue;
+            }
+            // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
+            // empty; between two leads, and after the last up to `r + 32`, all is ASCII: the
+            // block is copied again from `i` to `o` before a lead after such a gap (the first
+            // gap is in place already), and each character is written over it.
+            let (mut i, mut o) = (r, w);
+            let mut lm = leads;
+            loop {
+                let p = r + lm.trailing_zeros() as usize;
+                if p > i {
+                    if i > r {
+                        // SAFETY: i < p < r + 32 and o <= w + 32.
+                        unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
+                    }
+                    o += p - i;
+                    i = p;
+                }
+                // SAFETY: i < r + 32 (a lead of the block): i + 1 < n; o <= w + 31 < m.
+                unsafe {
+                    let b = *s.add(i);
+                    if b >= 0xE0 {
+                        return (i, o);
+                    }
+                    let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
+                    let out = low[cp & 0x7FF];
+                    if out == 0 {
+                        return (i, o);
+                    }
+                    *d.add(o) = out;
+                }
+                i += 2;
+                o += 1;
+                lm &= lm - 1;
+                if lm == 0 {
+                    break;
+                }
+            }
+            if i < r + 32 {
+                // SAFETY: i < r + 32, o <= w + 32.
+                unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
+                o += r + 32 - i;
+                i = r + 32;
+            }
+            r = i;
+            w = o;
+        }
+        (r, w)
+    }
+}
+
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod tests {
     use super::*;

@@ -518,8 +518,8 @@ pub(crate) mod x86;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
-mod latin;
-pub(crate) use latin::{narrow_latin1, Latin1Set};
+pub(crate) mod latin;
+pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
 mod text;
 #[cfg(feature = "std")]
