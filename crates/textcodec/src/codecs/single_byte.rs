@@ -411,69 +411,23 @@ fn run_utf16(
     let n = src.len().min(dst.len() - *pos);
     let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
     let mut i = 0;
-    loop {
-        if i + 16 > n {
-            if i == n || n < 16 {
-                break;
+    while i + 16 <= n {
+        match block_utf16(table, runs, src, dst, i) {
+            Ok(next) => i = next,
+            Err(at) => {
+                *pos += at;
+                return at;
             }
-            // The last fewer than sixteen bytes: as the block of the last sixteen (one byte
-            // is one unit at the same index, so the bytes before `i` are written again with
-            // the same units; none of them is unmapped).
-            i = n - 16;
         }
-        let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
-        // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look
-        // up the others that are not ASCII.
-        let mut mask = match runs {
-            Some(runs) => crate::simd::widen16_runs(block, out, runs),
-            None => crate::simd::widen16(block, out),
+    }
+    if i < n && n >= 16 {
+        // The last fewer than sixteen bytes: as the block of the last sixteen (one byte is
+        // one unit at the same index, so the bytes before `i` are written again with the
+        // same units; none of them is unmapped).
+        i = match block_utf16(table, runs, src, dst, n - 16) {
+            Ok(_) => n,
+            Err(at) => at,
         };
-        if mask == 0 {
-            i += 16;
-            if i + 32 <= n {
-                let next: &[u8; 32] = src[i..i + 32].try_into().unwrap();
-                let a = u128::from_le_bytes(next[..16].try_into().unwrap());
-                let b = u128::from_le_bytes(next[16..].try_into().unwrap());
-                if (a | b) & ASCII_MASK == 0 {
-                    // A long ASCII run (markup): widen in bulk as long as it lasts.
-                    i += crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[i..]);
-                }
-            }
-            continue;
-        }
-        let rest = mask & mask.wrapping_sub(1);
-        let dense = match runs {
-            // Two letters in a row: a non-Latin script.
-            None => mask & (mask >> 1) != 0,
-            // Three letters or more outside the runs.
-            Some(_) => rest & rest.wrapping_sub(1) != 0,
-        };
-        if dense {
-            // Every byte through the table.
-            let mut bad = false;
-            for k in 0..16 {
-                let u = table[block[k] as usize];
-                bad |= u == UNMAPPED;
-                out[k] = u;
-            }
-            if !bad {
-                i += 16;
-                continue;
-            }
-            // Fall through: find the unmapped byte below.
-        }
-        while mask != 0 {
-            let k = mask.trailing_zeros() as usize;
-            let u = table[block[k] as usize];
-            if u == UNMAPPED {
-                *pos += i + k;
-                return i + k;
-            }
-            out[k] = u;
-            mask &= mask - 1;
-        }
-        i += 16;
     }
     while i < n {
         let u = table[src[i] as usize];
@@ -485,6 +439,72 @@ fn run_utf16(
     }
     *pos += i;
     i
+}
+
+/// One block of sixteen bytes at `i` (`i + 16 <= src.len() == dst.len()`) of
+/// [`run_utf16`]: `Ok` with where the next block starts (after it, or after a run of ASCII
+/// that follows it), or `Err` with the index of an unmapped byte (the bytes before it are
+/// written).
+#[inline(always)]
+fn block_utf16(
+    table: &[u16; 256],
+    runs: &Option<[ByteRun; 2]>,
+    src: &[u8],
+    dst: &mut [u16],
+    mut i: usize,
+) -> Result<usize, usize> {
+    let n = src.len();
+    let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+    let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+    // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look up
+    // the others that are not ASCII.
+    let mut mask = match runs {
+        Some(runs) => crate::simd::widen16_runs(block, out, runs),
+        None => crate::simd::widen16(block, out),
+    };
+    if mask == 0 {
+        i += 16;
+        if i + 32 <= n {
+            let next: &[u8; 32] = src[i..i + 32].try_into().unwrap();
+            let a = u128::from_le_bytes(next[..16].try_into().unwrap());
+            let b = u128::from_le_bytes(next[16..].try_into().unwrap());
+            if (a | b) & ASCII_MASK == 0 {
+                // A long ASCII run (markup): widen in bulk as long as it lasts.
+                i += crate::simd::copy_ascii_to_utf16(&src[i..], &mut dst[i..]);
+            }
+        }
+        return Ok(i);
+    }
+    let rest = mask & mask.wrapping_sub(1);
+    let dense = match runs {
+        // Two letters in a row: a non-Latin script.
+        None => mask & (mask >> 1) != 0,
+        // Three letters or more outside the runs.
+        Some(_) => rest & rest.wrapping_sub(1) != 0,
+    };
+    if dense {
+        // Every byte through the table.
+        let mut bad = false;
+        for k in 0..16 {
+            let u = table[block[k] as usize];
+            bad |= u == UNMAPPED;
+            out[k] = u;
+        }
+        if !bad {
+            return Ok(i + 16);
+        }
+        // Fall through: find the unmapped byte below.
+    }
+    while mask != 0 {
+        let k = mask.trailing_zeros() as usize;
+        let u = table[block[k] as usize];
+        if u == UNMAPPED {
+            return Err(i + k);
+        }
+        out[k] = u;
+        mask &= mask - 1;
+    }
+    Ok(i + 16)
 }
 
 impl DecodeHandler for SingleByteDecoder {
