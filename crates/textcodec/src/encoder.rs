@@ -494,6 +494,28 @@ impl Encoder {
         last: bool,
     ) -> Result<Progress, EncodeError> {
         let html = self.mode == EncoderErrorMode::Html;
+        if let (EncoderVariant::Utf8(h), None) = (&mut self.variant, self.high) {
+            // UTF-8 output (stateless): the fast path over as much as it takes, the general
+            // drive only for the rest (a lone surrogate, a full `dst`, the last few units).
+            let (read, written) = h.run_utf16(src, dst);
+            if read == src.len() {
+                return Ok(Progress {
+                    status: Status::InputEmpty,
+                    read,
+                    written,
+                    replaced: false,
+                });
+            }
+            let mut d = self
+                .variant
+                .drive(&src[read..], None, &mut dst[written..], last, html);
+            d.read += read;
+            d.written += written;
+            if d.hold_high {
+                self.high = Some(src[src.len() - 1]);
+            }
+            return self.finish(d, last);
+        }
         let mut src = src;
         let mut skip = 0;
         let mut first = None;
