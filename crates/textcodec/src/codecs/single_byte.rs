@@ -664,6 +664,10 @@ fn encode_utf8(
     dst: &mut [u8],
     kernel: impl Fn(&[u8], &mut [u8], &[u8; 0x800]) -> Option<(usize, usize)>,
 ) -> (usize, usize) {
+    if src.len() < 64 || dst.len() < 64 {
+        // Short input (a form field, or the rest after a character reference): no blocks.
+        return encode_utf8_chars(t, src, dst);
+    }
     let mut r = 0;
     let mut w = 0;
     while let Some((k, j)) = kernel(&src[r..], &mut dst[w..], &t.low) {
@@ -762,22 +766,9 @@ fn encode_utf8(
         r += i;
         w += o;
     }
-    while r < src.len() && w < dst.len() {
-        let b = src[r];
-        if b < 0x80 {
-            dst[w] = b;
-            r += 1;
-            w += 1;
-            continue;
-        }
-        let Some((out, len)) = encode_one(t, src, r) else {
-            break;
-        };
-        dst[w] = out;
-        r += len;
-        w += 1;
-    }
-    (r, w)
+    // The last bytes (fewer than 64, or too little room for a block).
+    let (k, j) = encode_utf8_chars(t, &src[r..], &mut dst[w..]);
+    (r + k, w + j)
 }
 
 impl EncodeHandler for SingleByteEncoder {
