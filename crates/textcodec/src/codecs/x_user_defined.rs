@@ -30,7 +30,9 @@ impl DecodeHandler for XUserDefinedDecoder {
         if let Some((dst, pos)) = sink.utf16_parts() {
             // Every byte decodes: one code unit each.
             let n = src.len().min(dst.len() - *pos);
-            for (d, &b) in dst[*pos..*pos + n].iter_mut().zip(&src[..n]) {
+            let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
+            let k = crate::simd::x_user_defined_to_utf16(src, dst);
+            for (d, &b) in dst[k..].iter_mut().zip(&src[k..]) {
                 // 0x80 + n is U+F780 + n; no branch, so the loop vectorizes.
                 *d = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
             }

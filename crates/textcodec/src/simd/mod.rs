@@ -340,6 +340,18 @@ pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun;
     scalar::widen16_runs(src, dst, runs)
 }
 
+/// x-user-defined to UTF-16 in blocks of 32 bytes; returns the bytes decoded. May do nothing
+/// (other levels than AVX2, where the caller's loop vectorizes by itself).
+#[inline(always)]
+pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if level() == Level::Avx2 {
+        return x86::x_user_defined_to_utf16_avx2(src, dst);
+    }
+    let _ = (src, dst);
+    0
+}
+
 /// Single-byte text to UTF-8 in blocks of sixteen bytes that are all ASCII or in `runs`;
 /// returns (bytes read, bytes written). May do nothing (other levels than AVX2); the caller
 /// finishes through the table.

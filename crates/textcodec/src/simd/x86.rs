@@ -1220,6 +1220,40 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     (i, o)
 }
 
+/// x-user-defined to UTF-16 (AVX2), 32 bytes at a time: a byte below 0x80 is its code unit,
+/// 0x80 + n is U+F780 + n. Returns the bytes decoded (a multiple of 32; the caller finishes).
+#[inline]
+pub(crate) fn x_user_defined_to_utf16_avx2(src: &[u8], dst: &mut [u16]) -> usize {
+    if !has_avx2() {
+        return 0;
+    }
+    // SAFETY: AVX2 is present.
+    unsafe { x_user_defined_to_utf16_avx2_impl(src, dst) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn x_user_defined_to_utf16_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize {
+    let n = src.len().min(dst.len());
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let offset = _mm256_set1_epi16(0xF700u16 as i16);
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: i + 32 <= n: 32 bytes at s + i are readable and 32 units at d + i writable;
+        // unaligned loads and stores.
+        unsafe {
+            for half in [0, 16] {
+                let v = _mm_loadu_si128(s.add(i + half) as *const __m128i);
+                // All ones for a byte at or above 0x80 (its sign, extended).
+                let high = _mm256_srai_epi16::<15>(_mm256_cvtepi8_epi16(v));
+                let u = _mm256_add_epi16(_mm256_cvtepu8_epi16(v), _mm256_and_si256(high, offset));
+                _mm256_storeu_si256(d.add(i + half) as *mut __m256i, u);
+            }
+        }
+        i += 32;
+    }
+    i
+}
+
 /// Single-byte text to UTF-8 (AVX2), sixteen bytes at a time while each of them is ASCII or
 /// in one of `runs` (a script's letters: byte + delta, as [`super::widen16_runs`] widens
 /// them): the code units are made and converted to UTF-8 in registers. Returns (bytes read,
