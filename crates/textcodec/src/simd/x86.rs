@@ -625,6 +625,47 @@ fn high_nibbles(v: __m256i) -> __m256i {
     _mm256_and_si256(_mm256_srli_epi16::<4>(v), _mm256_set1_epi8(0x0F))
 }
 
+/// The lookup check of the 64 bytes at `i` of `s`, the 32 before them (zeros at the start)
+/// giving the context: zero iff no pair or triple ending in them is malformed. `t`: the
+/// tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined); the 64
+/// bytes at `s + i` are readable, and with `i >= 32` the 32 before them.
+#[inline(always)]
+unsafe fn lookup64(s: *const u8, i: usize, t: (__m256i, __m256i, __m256i)) -> __m256i {
+    let (t1h, t1l, t2h) = t;
+    // SAFETY: the caller's contract; unaligned loads; check_block needs AVX2, present.
+    unsafe {
+        let prev = if i >= 32 {
+            _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
+        } else {
+            _mm256_setzero_si256()
+        };
+        let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
+        let b = _mm256_loadu_si256(s.add(i + 32) as *const __m256i);
+        _mm256_or_si256(
+            check_block(a, prev, t1h, t1l, t2h),
+            check_block(b, a, t1h, t1l, t2h),
+        )
+    }
+}
+
+/// With `COPY`, stores the 64 bytes `a`, `b` at `d + i`; without, nothing.
+///
+/// # Safety
+/// AVX2 must be present; with `COPY` the 64 bytes at `d + i` are writable.
+#[inline(always)]
+unsafe fn store64_if<const COPY: bool>(d: *mut u8, i: usize, a: __m256i, b: __m256i) {
+    if COPY {
+        // SAFETY: the caller's contract; unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+            _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+        }
+    }
+}
+
 /// The flags of malformed pairs and triples in `input`, given the block before it.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -692,38 +733,12 @@ const INCOMPLETE_MAX: [u8; 32] = {
 unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
-    // The lookup check of the 64 bytes at `i`, the 32 before them (zeros at the start) giving
-    // the context: zero iff no pair or triple ending in them is malformed.
-    let check64 = |i: usize| -> __m256i {
-        // SAFETY: callers pass i + 64 <= n = src.len(); with i >= 32 the 32 bytes before i
-        // are in bounds too; unaligned loads.
-        let (prev, a, b) = unsafe {
-            (
-                if i >= 32 {
-                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
-                } else {
-                    _mm256_setzero_si256()
-                },
-                _mm256_loadu_si256(s.add(i) as *const __m256i),
-                _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
-            )
-        };
-        _mm256_or_si256(
-            check_block(a, prev, t1h, t1l, t2h),
-            check_block(b, a, t1h, t1l, t2h),
-        )
-    };
-    let store64 = |i: usize, a: __m256i, b: __m256i| {
-        if COPY {
-            // SAFETY: callers pass i + 64 <= n = src.len() <= dst.len() (with COPY, the
-            // caller's contract); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
-                _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
-            }
-        }
-    };
+    let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    let (t1h, t1l, t2h) = tables;
+    // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
+    // with COPY, the caller's contract).
+    let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
+    let store64 = |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b) };
     // The end of a run of ASCII from `i`, checked (and copied) 128 bytes per test, nothing
     // else to track (an ASCII byte neither ends nor starts a sequence).
     let ascii_run = |mut i: usize| -> usize {
@@ -910,37 +925,12 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
 ) -> Result<usize, usize> {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
-    // As in validate_blocks_avx2.
-    let check64 = |i: usize| -> __m256i {
-        // SAFETY: callers pass i + 64 <= n = src.len(); with i >= 32 the 32 bytes before i
-        // are in bounds too; unaligned loads.
-        let (prev, a, b) = unsafe {
-            (
-                if i >= 32 {
-                    _mm256_loadu_si256(s.add(i - 32) as *const __m256i)
-                } else {
-                    _mm256_setzero_si256()
-                },
-                _mm256_loadu_si256(s.add(i) as *const __m256i),
-                _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
-            )
-        };
-        _mm256_or_si256(
-            check_block(a, prev, t1h, t1l, t2h),
-            check_block(b, a, t1h, t1l, t2h),
-        )
-    };
-    let store64 = |i: usize, a: __m256i, b: __m256i| {
-        if COPY {
-            // SAFETY: callers pass i + 64 <= n = src.len() <= dst.len() (with COPY, the
-            // caller's contract); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
-                _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
-            }
-        }
-    };
+    let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    let (t1h, t1l, t2h) = tables;
+    // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
+    // with COPY, the caller's contract).
+    let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
+    let store64 = |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b) };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
     const MIXED: usize = 512;
