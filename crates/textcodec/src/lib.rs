@@ -102,6 +102,16 @@ mod simd;
 #[allow(missing_docs, clippy::all)]
 #[rustfmt::skip]
 mod tables;
+
+/// The unit tests' random numbers: one step of Marsaglia's 32-bit xorshift on `x`, returning
+/// its new value.
+#[cfg(test)]
+pub(crate) fn xorshift32(x: &mut u32) -> u32 {
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    *x
+}
 mod web;
 
 pub use decoder::{

@@ -267,12 +267,7 @@ mod tests {
     use super::*;
     use crate::simd::{detected_level, x86, Level};
 
-    fn rng(x: &mut u32) -> u32 {
-        *x ^= *x << 13;
-        *x ^= *x >> 17;
-        *x ^= *x << 5;
-        *x
-    }
+    use crate::xorshift32 as rng;
 
     /// The longest prefix passing `test`, narrowed unit by unit.
     fn reference(src: &[u16], dst: &mut [u8], test: impl Fn(u16) -> bool) -> usize {

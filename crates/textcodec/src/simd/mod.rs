@@ -633,12 +633,7 @@ mod tests {
     #[test]
     fn widen16_runs_agrees_with_scalar() {
         let mut x: u32 = 0x7A11_5EED;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = move || crate::xorshift32(&mut x);
         for round in 0..20_000 {
             let mut runs = [ByteRun {
                 lo: 0,
@@ -749,9 +744,7 @@ mod tests {
             // ASCII units with, sometimes, one unit that is not ASCII in either byte.
             let len = 1 + round % 90;
             let mut units: std::vec::Vec<u16> = (0..len).map(|k| (k * 5 % 128) as u16).collect();
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            crate::xorshift32(&mut x);
             if round % 4 != 0 {
                 let at = x as usize % len;
                 units[at] = [0x80, 0xFF, 0x100, 0x7F00, 0xFF7F, 0xD800][(x >> 20) as usize % 6];
@@ -873,9 +866,7 @@ mod tests {
         for round in 0..20_000 {
             let mut units = std::vec::Vec::new();
             for _ in 0..(16 + round % 40) {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+                crate::xorshift32(&mut x);
                 // Mostly one range per string, with surrogates rare.
                 let (lo, hi) = ranges[if x.is_multiple_of(61) {
                     4
@@ -927,9 +918,7 @@ mod tests {
         for round in 0..30_000 {
             let mut s = std::string::String::new();
             while s.len() < 16 + round % 200 {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+                crate::xorshift32(&mut x);
                 s.push_str(pieces[(x as usize >> 4) % (1 + round % pieces.len())]);
             }
             let mut bytes = s.into_bytes();
@@ -997,12 +986,7 @@ mod tests {
         if detected_level() == Level::Avx2 {
             let pieces = ["a", "é", "ж", "火", "ก", "\u{800}", "\u{FFFF}", "😀"];
             let mut x: u32 = 0x1234_5677;
-            let mut next = || {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x as usize
-            };
+            let mut next = || crate::xorshift32(&mut x) as usize;
             for round in 0..20_000 {
                 // Arbitrary bytes before `start` (the tail load may read them), then text,
                 // cut anywhere and sometimes damaged.
@@ -1105,15 +1089,11 @@ mod tests {
             for round in 0..30_000 {
                 let mut b = std::vec::Vec::new();
                 while b.len() < 70 {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
+                    crate::xorshift32(&mut x);
                     b.extend_from_slice(pieces[(x >> 5) as usize % pieces.len()].as_bytes());
                 }
                 for _ in 0..(round % 3) {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
+                    crate::xorshift32(&mut x);
                     let at = (x >> 9) as usize % 64;
                     b[at] = (x >> 20) as u8;
                 }
@@ -1200,9 +1180,7 @@ mod tests {
             let mut b = std::vec::Vec::new();
             let len = if round % 2 == 0 { 1500 } else { 7000 };
             while b.len() < len {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+                crate::xorshift32(&mut x);
                 let piece = &pieces[x as usize % pieces.len()];
                 // The first 1 to all of the piece's characters: the base stays valid.
                 let m = 1 + (x >> 8) as usize % piece.chars().count();
@@ -1212,9 +1190,7 @@ mod tests {
             assert_eq!(scalar::valid_utf8_prefix(&b), b.len());
             check_valid_utf8(&b);
             for _ in 0..(round % 3) {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+                crate::xorshift32(&mut x);
                 let at = x as usize % b.len();
                 b[at] = (x >> 12) as u8;
             }
@@ -1253,9 +1229,7 @@ mod tests {
             let mut b = base.to_vec();
             // Damage a few bytes at random places.
             for _ in 0..(round % 4) {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+                crate::xorshift32(&mut x);
                 let at = x as usize % b.len();
                 b[at] = (x >> 8) as u8;
             }
