@@ -10,9 +10,16 @@
 //! The pipeline is written once, generic over the decoded text's code unit ([`Unit`]: UTF-8
 //! bytes or UTF-16 units) and the encoder's input ([`EncodeText`]: `str` or `[u16]`).
 //!
-//! The decoder always runs in fatal mode: after each malformed sequence we write U+FFFD
-//! ourselves and resume, which by the library's contract gives exactly the output of
-//! replacement mode, plus exact error counts and offsets.
+//! Malformed input, `--invalid replace` (the default): the decoder runs in replacement mode,
+//! one call per chunk however many errors it holds, and a call that reports `replaced` has
+//! its U+FFFDs counted in its output (a byte scan). That count is the number of errors unless
+//! the input may hold a U+FFFD of its own (only UTF-8, UTF-16 and gb18030/GBK can encode it:
+//! [`literal_replacement`]); a chunk whose bytes contain that encoding of U+FFFD, and the
+//! first chunk with errors (for the first one's byte offset), are decoded once more from a
+//! copy of the decoder as it was before the chunk, switched to fatal mode, which gives exact
+//! counts and offsets (a fatal decoder resumed after each error is in the state of the
+//! replacement decoder after its U+FFFD). `--invalid fail`: the decoder runs in fatal mode and
+//! the first error ends the run.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -92,10 +99,10 @@ pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> R
 /// The decoded text between decoder and encoder (or output): UTF-8 bytes (`u8`) or UTF-16
 /// code units (`u16`). One pipeline, monomorphised for each.
 trait Unit: Copy + Default + 'static {
-    /// U+FFFD in this form.
-    const REPLACEMENT: &'static [Self];
     /// Room kept beyond the decoder's worst case.
     const SLACK: usize;
+    /// The number of U+FFFD in `text` (whole characters).
+    fn count_replacements(text: &[Self]) -> u64;
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize>;
     /// The encoder's worst case for `n` units of this text.
     fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize>;
@@ -124,8 +131,27 @@ trait Unit: Copy + Default + 'static {
 }
 
 impl Unit for u8 {
-    const REPLACEMENT: &'static [u8] = "\u{FFFD}".as_bytes();
     const SLACK: usize = 4;
+    fn count_replacements(text: &[u8]) -> u64 {
+        // EF BF BD: in whole UTF-8 text, BD after BF after EF is always U+FFFD. Three
+        // shifted comparisons summed per byte, which the compiler vectorises.
+        if text.len() < 3 {
+            return 0;
+        }
+        let n = text.len() - 2;
+        let (a, b, c) = (&text[..n], &text[1..n + 1], &text[2..]);
+        let mut count = 0u64;
+        for ((a, b), c) in a.chunks(4096).zip(b.chunks(4096)).zip(c.chunks(4096)) {
+            let hits: u32 = a
+                .iter()
+                .zip(b)
+                .zip(c)
+                .map(|((&x, &y), &z)| u32::from((x == 0xEF) & (y == 0xBF) & (z == 0xBD)))
+                .sum();
+            count += u64::from(hits);
+        }
+        count
+    }
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
         decoder.max_utf8_buffer_length(n)
     }
@@ -163,8 +189,12 @@ impl Unit for u8 {
 }
 
 impl Unit for u16 {
-    const REPLACEMENT: &'static [u16] = &[0xFFFD];
     const SLACK: usize = 2;
+    fn count_replacements(text: &[u16]) -> u64 {
+        text.chunks(4096)
+            .map(|c| u64::from(c.iter().map(|&u| u32::from(u == 0xFFFD)).sum::<u32>()))
+            .sum()
+    }
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
         decoder.max_utf16_buffer_length(n)
     }
@@ -223,6 +253,8 @@ struct Converter<'p, U: Unit> {
     text_len: usize,
     /// Encoded bytes (and UTF-16 output as bytes).
     out: Vec<u8>,
+    /// Output of the fatal re-decoding of a chunk that had errors (discarded).
+    scratch: Vec<U>,
     sink: Sink,
     progress: Progress,
 }
@@ -297,6 +329,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             text: vec![U::default(); n],
             text_len: 0,
             out,
+            scratch: Vec::new(),
             sink,
             progress: Progress::new(plan.progress, total),
         }
@@ -341,7 +374,11 @@ impl<'p, U: Unit> Converter<'p, U> {
         let mut st = Stream {
             name,
             decoder: plan.from.new_decoder(DecoderOptions {
-                error_mode: DecoderErrorMode::Fatal,
+                error_mode: if plan.fail_on_invalid {
+                    DecoderErrorMode::Fatal
+                } else {
+                    DecoderErrorMode::Replacement
+                },
                 bom: plan.bom,
             }),
             encoder,
@@ -393,7 +430,13 @@ impl<'p, U: Unit> Converter<'p, U> {
         Ok(())
     }
 
+    /// Decodes one chunk of input (`last`: the end of the input) into `self.text`, encoding
+    /// or writing it as the buffer fills.
     fn decode_chunk(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
+        // The decoder before this chunk, for a fatal pass over it if it has errors.
+        let before = (!self.plan.fail_on_invalid).then(|| st.decoder.clone());
+        let start = st.consumed;
+        let mut replaced = 0u64;
         let mut pos = 0;
         loop {
             let rest = &src[pos..];
@@ -406,6 +449,10 @@ impl<'p, U: Unit> Converter<'p, U> {
             }
             match U::decode(&mut st.decoder, rest, &mut self.text[self.text_len..], last) {
                 Ok(p) => {
+                    if p.replaced {
+                        let new = &self.text[self.text_len..self.text_len + p.written];
+                        replaced += U::count_replacements(new);
+                    }
                     self.text_len += p.written;
                     pos += p.read;
                     st.consumed += p.read as u64;
@@ -415,24 +462,77 @@ impl<'p, U: Unit> Converter<'p, U> {
                     self.flush(st, false)?;
                 }
                 Err(e) => {
+                    // Fatal mode (`--invalid fail`): the first error ends the run.
                     self.text_len += e.written;
                     pos += e.read;
                     st.consumed += e.read as u64;
-                    if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
-                        // Write what came before the malformed sequence, then stop.
-                        let _ = self.flush(st, false);
-                        return Err(failure);
-                    }
-                    let r = U::REPLACEMENT;
-                    if self.text.len() - self.text_len < r.len() {
-                        self.flush(st, false)?;
-                    }
-                    self.text[self.text_len..self.text_len + r.len()].copy_from_slice(r);
-                    self.text_len += r.len();
+                    let end = st.consumed;
+                    let start = st.error_start(&src[..pos], end, st.decoder.encoding());
+                    // Write what came before the malformed sequence, then stop.
+                    let _ = self.flush(st, false);
+                    return Err(st.invalid_error(&src[..pos], start, end));
                 }
             }
         }
+        if replaced > 0 {
+            let before = before.expect("replacement mode");
+            let literal = literal_replacement(st.decoder.encoding())
+                .is_some_and(|pattern| st.contains(src, pattern));
+            if literal || st.first_error.is_none() {
+                // Exact: the errors of this chunk (when the input may hold U+FFFDs of its
+                // own), or the first one's offset.
+                let counted = self.fatal_pass(st, before, src, start, last, literal);
+                if literal {
+                    replaced = counted;
+                }
+            }
+            st.errors += replaced;
+        }
         self.flush(st, last)
+    }
+
+    /// Decodes `src` again from the decoder state `before` in fatal mode, into a scratch
+    /// buffer: records the first error of the stream if none is known yet, and returns the
+    /// number of errors in `src` (all of them with `count_all`, else at most one).
+    fn fatal_pass(
+        &mut self,
+        st: &mut Stream,
+        mut decoder: Decoder,
+        src: &[u8],
+        start: u64,
+        last: bool,
+        count_all: bool,
+    ) -> u64 {
+        decoder.set_error_mode(DecoderErrorMode::Fatal);
+        let mut errors = 0;
+        let mut pos = 0;
+        loop {
+            let rest = &src[pos..];
+            let need = worst(U::max_decoded(&decoder, rest.len()), U::SLACK);
+            if self.scratch.len() < need {
+                self.scratch.resize(need, U::default());
+            }
+            match U::decode(&mut decoder, rest, &mut self.scratch, last) {
+                Ok(p) => {
+                    pos += p.read;
+                    if p.status == Status::InputEmpty {
+                        return errors;
+                    }
+                }
+                Err(e) => {
+                    pos += e.read;
+                    errors += 1;
+                    if st.first_error.is_none() {
+                        let end = start + pos as u64;
+                        let first = st.error_start(&src[..pos], end, decoder.encoding());
+                        st.first_error = Some((first, decoder.encoding()));
+                    }
+                    if !count_all {
+                        return errors;
+                    }
+                }
+            }
+        }
     }
 
     /// Encodes (or writes) the decoded text; with `last`, also ends the encoder's stream.
@@ -622,39 +722,82 @@ impl Stream<'_> {
         }
     }
 
-    /// A malformed sequence ended at `self.consumed`; `seen` is the current chunk up to
-    /// there.
-    fn malformed(&mut self, seen: &[u8], fail: bool) -> Result<(), Failure> {
-        self.errors += 1;
-        if self.errors > 1 && !fail {
-            return Ok(());
-        }
+    /// The last (at most [`HISTORY`]) bytes of the input before `seen`'s end, where `seen`
+    /// is the current chunk up to some point.
+    fn window(&self, seen: &[u8]) -> Vec<u8> {
         let mut window = Vec::with_capacity(HISTORY);
         let from_seen = seen.len().min(HISTORY);
         let from_history = (HISTORY - from_seen).min(self.history_len);
         window.extend_from_slice(&self.history[self.history_len - from_history..self.history_len]);
         window.extend_from_slice(&seen[seen.len() - from_seen..]);
-        let encoding = self.decoder.encoding();
-        let len = malformed_len(encoding, &window, self.consumed) as u64;
-        let start = self.consumed - len;
-        if fail {
-            let hex: Vec<String> = window[window.len() - len as usize..]
-                .iter()
-                .map(|b| format!("{b:02X}"))
-                .collect();
-            let bytes = if hex.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", hex.join(" "))
-            };
-            return Err(Failure::Data(format!(
-                "{}: malformed {} at byte offset {start}{bytes}",
-                self.name,
-                encoding.name()
-            )));
+        window
+    }
+
+    /// Whether the input bytes from the history through `src` contain `pattern`.
+    fn contains(&self, src: &[u8], pattern: &[u8]) -> bool {
+        let carry = (pattern.len() - 1).min(self.history_len);
+        let mut joint = self.history[self.history_len - carry..self.history_len].to_vec();
+        joint.extend_from_slice(&src[..src.len().min(pattern.len() - 1)]);
+        find(&joint, pattern) || find(src, pattern)
+    }
+
+    /// The offset where a malformed sequence of `encoding` that ended at offset `end`
+    /// started; `seen` is the current chunk up to `end`.
+    fn error_start(&self, seen: &[u8], end: u64, encoding: &'static Encoding) -> u64 {
+        end - malformed_len(encoding, &self.window(seen), end) as u64
+    }
+
+    /// The `--invalid fail` message for the malformed sequence from `start` to `end`.
+    fn invalid_error(&self, seen: &[u8], start: u64, end: u64) -> Failure {
+        let window = self.window(seen);
+        let len = (end - start) as usize;
+        let hex: Vec<String> = window[window.len() - len..]
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        let bytes = if hex.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", hex.join(" "))
+        };
+        Failure::Data(format!(
+            "{}: malformed {} at byte offset {start}{bytes}",
+            self.name,
+            self.decoder.encoding().name()
+        ))
+    }
+}
+
+/// Whether `haystack` contains `needle` (not empty).
+fn find(haystack: &[u8], needle: &[u8]) -> bool {
+    let (first, rest) = needle.split_first().expect("a pattern");
+    let mut from = 0;
+    while let Some(i) = haystack[from..].iter().position(|b| b == first) {
+        let at = from + i + 1;
+        if haystack[at..].starts_with(rest) {
+            return true;
         }
-        self.first_error = Some((start, encoding));
-        Ok(())
+        from = at;
+    }
+    false
+}
+
+/// The bytes by which `encoding`'s input can hold a U+FFFD of its own (not a replaced
+/// error): UTF-8 EF BF BD, UTF-16 FFFD as a code unit, gb18030's four-byte FFFD (the GBK
+/// decoder is gb18030's). No other decoder maps any input to U+FFFD: their indexes have no
+/// U+FFFD (tests/errors.rs reads `data/whatwg`), x-user-defined maps to U+F780..U+F7FF, and
+/// the replacement decoder's U+FFFD is its error.
+fn literal_replacement(encoding: &'static Encoding) -> Option<&'static [u8]> {
+    if encoding == textcodec::UTF_8 {
+        Some(b"\xEF\xBF\xBD")
+    } else if encoding == textcodec::UTF_16LE {
+        Some(b"\xFD\xFF")
+    } else if encoding == textcodec::UTF_16BE {
+        Some(b"\xFF\xFD")
+    } else if encoding == textcodec::GB18030 || encoding == textcodec::GBK {
+        Some(b"\x84\x31\xA4\x37")
+    } else {
+        None
     }
 }
 
