@@ -84,19 +84,20 @@ fn fail_offset(err: &str) -> u64 {
     rest.split([':', '\n']).next().unwrap().parse().unwrap()
 }
 
+/// A label, clean bytes, the input's own U+FFFD, malformed sequences.
+type Case = (&'static str, Vec<u8>, &'static [u8], Vec<&'static [u8]>);
+
 #[test]
 fn counts_and_first_offsets_match_a_fatal_decoder() {
     let mut rng = Rng(0x2545_F491);
     let ja = corpus("ja");
     let zh = corpus("zh_cn");
-    let fr = corpus("fr");
     let utf16 = |be: bool, s: &str| -> Vec<u8> {
         s.encode_utf16()
             .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
             .collect()
     };
-    // (label, clean bytes, the input's own U+FFFD, malformed sequences)
-    let cases: Vec<(&str, Vec<u8>, &[u8], Vec<&[u8]>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "utf-8",
             ja.clone().into_bytes(),
