@@ -30,6 +30,7 @@ use textcodec::{
     Encoding, Status,
 };
 
+use crate::cli::{InvalidMode, UnmappableMode};
 use crate::progress::Progress;
 use crate::sink::{io_msg, Sink};
 use crate::Failure;
@@ -56,13 +57,21 @@ pub struct Plan {
     pub from: &'static Encoding,
     pub target: Target,
     pub bom: BomHandling,
-    pub fail_on_invalid: bool,
-    pub unmappable: EncoderErrorMode,
+    pub invalid: InvalidMode,
+    pub unmappable: UnmappableMode,
     pub add_bom: bool,
     pub quiet: bool,
-    /// A progress bar may be shown (standard error is a terminal that the output does not
-    /// share, and not `--quiet`).
-    pub progress: bool,
+}
+
+impl Plan {
+    /// The encoder's error mode: HTML writes references itself; the other policies stop
+    /// the encoder at each unmappable character.
+    fn encoder_mode(&self) -> EncoderErrorMode {
+        match self.unmappable {
+            UnmappableMode::Html => EncoderErrorMode::Html,
+            _ => EncoderErrorMode::Fatal,
+        }
+    }
 }
 
 pub enum Input {
@@ -80,7 +89,12 @@ impl Input {
 }
 
 /// Converts `inputs` in turn into `sink`, each as its own stream.
-pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> Result<(), Failure> {
+pub fn run(
+    plan: &Plan,
+    inputs: Vec<Input>,
+    sink: Sink,
+    progress: &mut Progress,
+) -> Result<(), Failure> {
     // Encoders are fed UTF-16 (decode_to_utf16 -> encode_from_utf16) except for ISO-2022-JP:
     // measured faster (up to 2x) for every other encoder, as it saves the `str::from_utf8`
     // pass that `encode_from_utf8` needs on the decoded UTF-8.
@@ -90,9 +104,9 @@ pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> R
         Target::Utf8 => false,
     };
     if pivot16 {
-        Converter::<u16>::new(plan, sink, total).run(inputs)
+        Converter::<u16>::new(plan, sink, progress).run(inputs)
     } else {
-        Converter::<u8>::new(plan, sink, total).run(inputs)
+        Converter::<u8>::new(plan, sink, progress).run(inputs)
     }
 }
 
@@ -256,7 +270,7 @@ struct Converter<'p, U: Unit> {
     /// Output of the fatal re-decoding of a chunk that had errors (discarded).
     scratch: Vec<U>,
     sink: Sink,
-    progress: Progress,
+    progress: &'p mut Progress,
 }
 
 /// The state of one input stream.
@@ -264,12 +278,16 @@ struct Stream<'n> {
     name: &'n str,
     decoder: Decoder,
     encoder: Option<Encoder>,
+    /// What an unmappable character does.
+    policy: UnmappableMode,
     /// Input bytes consumed by the decoder so far (absolute offset, BOM included).
     consumed: u64,
     /// The last bytes of the input before the current chunk.
     history: [u8; HISTORY],
     history_len: usize,
     errors: u64,
+    /// Characters the output encoding lacks, skipped or transliterated.
+    unmappable: u64,
     /// Offset of the first malformed sequence, and the encoding in use then (the decoder
     /// forgets a sniffed BOM once its stream has ended).
     first_error: Option<(u64, &'static Encoding)>,
@@ -307,7 +325,7 @@ impl TextPos {
 }
 
 impl<'p, U: Unit> Converter<'p, U> {
-    fn new(plan: &'p Plan, sink: Sink, total: Option<u64>) -> Self {
+    fn new(plan: &'p Plan, sink: Sink, progress: &'p mut Progress) -> Self {
         // Size the buffers once from the worst-case length functions of a fresh decoder
         // and encoder; they grow (rarely, e.g. when a BOM switches the decoder to UTF-16)
         // only if those functions ask for more.
@@ -320,7 +338,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             Target::Utf8 => Vec::new(),
             Target::Utf16 { .. } => vec![0u8; 2 * n],
             Target::Encoder(enc) => {
-                let encoder = enc.new_encoder(plan.unmappable);
+                let encoder = enc.new_encoder(plan.encoder_mode());
                 vec![0u8; worst(U::max_encoded(&encoder, n), 16)]
             }
         };
@@ -331,7 +349,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             out,
             scratch: Vec::new(),
             sink,
-            progress: Progress::new(plan.progress, total),
+            progress,
         }
     }
 
@@ -356,7 +374,6 @@ impl<'p, U: Unit> Converter<'p, U> {
                 Input::File { mut file, .. } => self.run_input(&name, &mut file, &mut input_buf)?,
             }
         }
-        self.progress.finish();
         self.sink.finish()
     }
 
@@ -368,28 +385,30 @@ impl<'p, U: Unit> Converter<'p, U> {
     ) -> Result<(), Failure> {
         let plan = self.plan;
         let encoder = match plan.target {
-            Target::Encoder(enc) => Some(enc.new_encoder(plan.unmappable)),
+            Target::Encoder(enc) => Some(enc.new_encoder(plan.encoder_mode())),
             _ => None,
         };
         let mut st = Stream {
             name,
             decoder: plan.from.new_decoder(DecoderOptions {
-                error_mode: if plan.fail_on_invalid {
-                    DecoderErrorMode::Fatal
-                } else {
+                error_mode: if plan.invalid == InvalidMode::Replace {
                     DecoderErrorMode::Replacement
+                } else {
+                    DecoderErrorMode::Fatal
                 },
                 bom: plan.bom,
             }),
             encoder,
+            policy: plan.unmappable,
             consumed: 0,
             history: [0; HISTORY],
             history_len: 0,
             errors: 0,
+            unmappable: 0,
             first_error: None,
             pos: TextPos {
                 track: matches!(plan.target, Target::Encoder(_))
-                    && plan.unmappable == EncoderErrorMode::Fatal,
+                    && plan.unmappable == UnmappableMode::Fail,
                 line: 1,
                 col: 1,
             },
@@ -420,10 +439,27 @@ impl<'p, U: Unit> Converter<'p, U> {
             let n = st.errors;
             let what = if n == 1 { "sequence" } else { "sequences" };
             let enc = enc.name();
+            let done = match plan.invalid {
+                InvalidMode::Skip => "skipped",
+                _ => "replaced with U+FFFD",
+            };
             self.progress.suspend(|| {
                 crate::print_stderr(&format!(
-                    "warning: {name}: {n} malformed {enc} {what} replaced with U+FFFD, \
+                    "warning: {name}: {n} malformed {enc} {what} {done}, \
                      the first at byte offset {first}"
+                ))
+            });
+        }
+        if let (Target::Encoder(enc), n @ 1.., false) = (plan.target, st.unmappable, plan.quiet) {
+            let what = if n == 1 { "character" } else { "characters" };
+            let done = match plan.unmappable {
+                UnmappableMode::Skip => "skipped",
+                _ => "transliterated",
+            };
+            self.progress.suspend(|| {
+                crate::print_stderr(&format!(
+                    "warning: {name}: {n} {what} that {} cannot represent {done}",
+                    enc.name()
                 ))
             });
         }
@@ -434,7 +470,7 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// or writing it as the buffer fills.
     fn decode_chunk(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
         // The decoder before this chunk, for a fatal pass over it if it has errors.
-        let before = (!self.plan.fail_on_invalid).then(|| st.decoder.clone());
+        let before = (self.plan.invalid == InvalidMode::Replace).then(|| st.decoder.clone());
         let start = st.consumed;
         let mut replaced = 0u64;
         let mut pos = 0;
@@ -462,11 +498,21 @@ impl<'p, U: Unit> Converter<'p, U> {
                     self.flush(st, false)?;
                 }
                 Err(e) => {
-                    // Fatal mode (`--invalid fail`): the first error ends the run.
+                    // Fatal mode: `--invalid fail` (the first error ends the run) or
+                    // `--invalid skip` (counted, and left out).
                     self.text_len += e.written;
                     pos += e.read;
                     st.consumed += e.read as u64;
                     let end = st.consumed;
+                    if self.plan.invalid == InvalidMode::Skip {
+                        st.errors += 1;
+                        if st.first_error.is_none() {
+                            let encoding = st.decoder.encoding();
+                            let start = st.error_start(&src[..pos], end, encoding);
+                            st.first_error = Some((start, encoding));
+                        }
+                        continue;
+                    }
                     let start = st.error_start(&src[..pos], end, st.decoder.encoding());
                     // Write what came before the malformed sequence, then stop.
                     let _ = self.flush(st, false);
@@ -638,12 +684,12 @@ fn encode_text<T: EncodeText + ?Sized>(
     out: &mut Vec<u8>,
     sink: &mut Sink,
 ) -> Result<(), Failure> {
-    let encoder = st
-        .encoder
-        .as_mut()
-        .expect("an encoder for an encoded output");
     let mut out_len = 0;
     loop {
+        let encoder = st
+            .encoder
+            .as_mut()
+            .expect("an encoder for an encoded output");
         let need = worst(T::max_encoded(encoder, text.units()), 16);
         if out.len() - out_len < need {
             sink.write_all(&out[..out_len])?;
@@ -665,21 +711,50 @@ fn encode_text<T: EncodeText + ?Sized>(
             }
             Err(e) => {
                 out_len += e.written;
-                sink.write_all(&out[..out_len])?;
                 // The character as it is in the text (ISO-2022-JP reports U+000E, U+000F
                 // and U+001B as U+FFFD).
                 let (before, c) = text.last_char(e.read);
-                text.advance(before, &mut st.pos);
-                return Err(unmappable_error(
-                    st.name,
-                    &st.pos,
-                    c.unwrap_or(e.unmappable),
-                    enc,
-                ));
+                let c = c.unwrap_or(e.unmappable);
+                match st.policy {
+                    UnmappableMode::Skip => st.unmappable += 1,
+                    UnmappableMode::Translit => {
+                        st.unmappable += 1;
+                        let encoder = st.encoder.as_mut().expect("an encoder");
+                        let mut buf = [0u8; 64];
+                        let n = transliterate(encoder, c, &mut buf);
+                        if out.len() - out_len < n {
+                            sink.write_all(&out[..out_len])?;
+                            out_len = 0;
+                        }
+                        out[out_len..out_len + n].copy_from_slice(&buf[..n]);
+                        out_len += n;
+                    }
+                    _ => {
+                        sink.write_all(&out[..out_len])?;
+                        text.advance(before, &mut st.pos);
+                        return Err(unmappable_error(st.name, &st.pos, c, enc));
+                    }
+                }
+                text = text.tail(e.read);
             }
         }
     }
     sink.write_all(&out[..out_len])
+}
+
+/// Writes into `buf` the first look-alike of `c` ([`crate::translit`]) that `encoder` can
+/// encode whole, else `?`, and returns its length; `encoder` takes the state after it.
+fn transliterate(encoder: &mut Encoder, c: char, buf: &mut [u8; 64]) -> usize {
+    for candidate in crate::translit::candidates(c).into_iter().chain(["?"]) {
+        let mut trial = encoder.clone();
+        if let Ok(p) = trial.encode_from_utf8(candidate, buf, false) {
+            if p.status == Status::InputEmpty && p.read == candidate.len() {
+                *encoder = trial;
+                return p.written;
+            }
+        }
+    }
+    0
 }
 
 fn unmappable_error(name: &str, pos: &TextPos, c: char, enc: &Encoding) -> Failure {

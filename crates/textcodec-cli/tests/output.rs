@@ -304,7 +304,13 @@ fn a_signal_ends_the_run_by_that_signal_and_leaves_no_temporary_file() {
         let target = dir.path().join("out.txt");
         fs::write(&target, "precious").unwrap();
         let mut child = bin()
-            .args(["convert", "-f", "latin1", "-o", target.to_str().unwrap()])
+            .args([
+                "convert",
+                "-f",
+                "windows-1252",
+                "-o",
+                target.to_str().unwrap(),
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

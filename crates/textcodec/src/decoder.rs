@@ -567,6 +567,7 @@ impl core::fmt::Display for DecodeError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for DecodeError {}
 
 #[derive(Clone, Copy, Debug)]

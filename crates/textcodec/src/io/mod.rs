@@ -46,8 +46,10 @@ pub use decode::DecodeReader;
 pub use encode::EncodeWriter;
 pub use errors::{InvalidUtf8, MalformedInput, UnmappableChar};
 #[cfg(feature = "futures")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub use stream::{DecoderStream, DecoderStreamError, EncoderStream, OkChunks};
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use tokio_impl::{AsyncDecodeReader, AsyncEncodeWriter};
 
 /// The default size of the input buffer of readers and of the output buffer of writers.
