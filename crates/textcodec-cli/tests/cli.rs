@@ -759,6 +759,11 @@ fn progress_bar_on_a_terminal_shows_bytes_rate_and_eta() {
     assert!(shown.contains(" left)"), "{shown:?}");
     assert!(shown.contains("B/s"), "{shown:?}");
     assert!(shown.contains("MiB"), "{shown:?}");
+    // One summary line when the bar finishes: bytes, time, rate.
+    let summary = shown
+        .lines()
+        .find(|l| l.contains("textcodec: ") && l.contains(" in ") && l.ends_with("/s)"));
+    assert!(summary.is_some(), "{shown:?}");
     assert_eq!(fs::read_to_string(&output).unwrap(), text);
 
     let quiet = on_a_terminal(&["convert", "-q", "-f", "windows-1252", i, "-o", o]);
