@@ -182,9 +182,13 @@ pub enum Command {
         #[arg(value_enum, value_name = "SHELL")]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) on standard output: `textcodec man | man -l -`.
+    /// Print a manual page (roff) on standard output: `textcodec man | man -l -`; with a
+    /// COMMAND, that command's page (textcodec-convert(1), ...).
     #[command(hide = true)]
-    Man,
+    Man {
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }
 
 /// How the input is read: byte order marks and malformed sequences.

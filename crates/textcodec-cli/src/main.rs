@@ -126,9 +126,21 @@ fn run(cli: Cli) -> Result<(), Failure> {
             clap_complete::generate(shell, &mut Cli::command(), "textcodec", &mut out);
             print_stdout(&String::from_utf8_lossy(&out))
         }
-        Command::Man => {
+        Command::Man { command } => {
+            let mut cli = Cli::command();
+            cli.build();
+            let page = match command {
+                None => cli,
+                Some(name) => {
+                    let sub = cli
+                        .find_subcommand(&name)
+                        .filter(|c| !c.is_hide_set())
+                        .ok_or_else(|| Failure::Usage(format!("no command '{name}'")))?;
+                    sub.clone().name(format!("textcodec-{name}"))
+                }
+            };
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            clap_mangen::Man::new(page)
                 .render(&mut out)
                 .map_err(|e| Failure::Usage(io_msg(&e)))?;
             print_stdout(&String::from_utf8_lossy(&out))

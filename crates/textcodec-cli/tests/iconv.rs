@@ -402,6 +402,43 @@ fn man_page_renders() {
         "{}",
         String::from_utf8_lossy(&rendered.stderr)
     );
+    // A page per command, each rendered without a warning.
+    for command in [
+        "convert",
+        "decode",
+        "encode",
+        "list",
+        "label",
+        "completions",
+    ] {
+        let out = run(&["man", command], b"");
+        assert_eq!(code(&out), 0, "{command}");
+        let roff = stdout(&out);
+        assert!(
+            roff.contains(&format!(".TH textcodec-{command} 1")),
+            "{roff}"
+        );
+        let mut child = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8", "-Wall", "-z"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(roff.as_bytes())
+            .unwrap();
+        let rendered = child.wait_with_output().unwrap();
+        assert!(
+            rendered.status.success() && rendered.stderr.is_empty(),
+            "{command}"
+        );
+    }
+    assert!(stdout(&run(&["man", "encode"], b"")).contains("translit"));
+    assert!(!stdout(&run(&["man", "decode"], b"")).contains("unmappable"));
+    assert_eq!(code(&run(&["man", "frobnicate"], b"")), 2);
     let text = std::process::Command::new("sh")
         .arg("-c")
         .arg("\"$0\" man | groff -man -Tutf8 -P-c | col -b")
