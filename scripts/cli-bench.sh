@@ -15,6 +15,12 @@
 # bytes are repeated up to SIZE_MB. Every tool converts the same file to UTF-8 with output
 # to /dev/null; each tool's output is also compared once with textcodec's ("same output").
 # MB/s counts input megabytes (10^6 bytes) per second of wall-clock time, median of RUNS.
+#
+# Then error-dense inputs, generated here (SIZE_MB of one pattern repeated, every sequence
+# malformed): UTF-8 0x80, Shift_JIS 0xA0, UTF-16LE lone surrogates (00 D8), EUC-KR 0xFF and
+# gb18030 0x80, decoded to UTF-8 with replacement (the default `--invalid replace`, which also
+# counts the errors and finds the first one's offset for the warning). textcodec alone: iconv
+# stops at the first error (`-c` drops the bytes instead: another output).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -113,7 +119,44 @@ EOF
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$bytes" "$json" "$same_iconv" "$same_uconv" >>"$RESULTS"
 done
 
-python3 - "$RESULTS" "$RUNS" <<'EOF'
+# Error-dense inputs: name | label | byte pattern (a Python bytes literal)
+DENSE=(
+    "UTF-8 0x80|utf-8|b'\x80'"
+    "Shift_JIS 0xA0|shift_jis|b'\xa0'"
+    "UTF-16LE lone surrogates|utf-16le|b'\x00\xd8'"
+    "EUC-KR 0xFF|euc-kr|b'\xff'"
+    "gb18030 0x80|gb18030|b'\x80'"
+)
+DENSE_RESULTS=$BENCH_DIR/dense.tsv
+: >"$DENSE_RESULTS"
+for case in "${DENSE[@]}"; do
+    IFS='|' read -r name label pattern <<<"$case"
+    input=$BENCH_DIR/dense.$label.${SIZE_MB}mb.bin
+    if [ ! -s "$input" ]; then
+        python3 -c "import sys; p = $pattern; open(sys.argv[1], 'wb').write(p * ($SIZE_MB * 1000 * 1000 // len(p)))" "$input"
+    fi
+    bytes=$(stat -c %s "$input")
+    json=$BENCH_DIR/dense.$label.json
+    cmd_tc="$TC decode -q -e $label $input"
+    if [ $HAVE_HYPERFINE = 1 ]; then
+        hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$json" -n textcodec "$cmd_tc" >&2
+    else
+        python3 - "$json" "$RUNS" "$cmd_tc" <<'EOF'
+import json, subprocess, sys, time
+out, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+times = []
+for i in range(runs + 1):
+    t = time.perf_counter()
+    subprocess.run(cmd.split(), stdout=subprocess.DEVNULL, check=True)
+    if i:
+        times.append(time.perf_counter() - t)
+json.dump({"results": [{"command": "textcodec", "times": times}]}, open(out, "w"))
+EOF
+    fi
+    printf '%s\t%s\t%s\n' "$name" "$bytes" "$json" >>"$DENSE_RESULTS"
+done
+
+python3 - "$RESULTS" "$RUNS" "$DENSE_RESULTS" <<'EOF'
 import json, statistics, sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
 print()
@@ -128,4 +171,12 @@ for name, size, path, si, su in rows:
     print(f"| {name} | {mb:.0f} | {t:.0f} | {i:.0f} | {u:.0f} | {t / i:.2f}x | {u / i:.2f}x | {si}, {su} |")
 print()
 print(f"Median of {sys.argv[2]} runs, whole process, output to /dev/null.")
+print()
+print("| error-dense input, decoded to UTF-8 with U+FFFD | input MB | textcodec MB/s |")
+print("|---|---:|---:|")
+for line in open(sys.argv[3]):
+    name, size, path = line.rstrip('\n').split('\t')
+    mb = int(size) / 1e6
+    times = json.load(open(path))["results"][0]["times"]
+    print(f"| {name} | {mb:.0f} | {mb / statistics.median(times):.0f} |")
 EOF

@@ -10,9 +10,16 @@
 //! The pipeline is written once, generic over the decoded text's code unit ([`Unit`]: UTF-8
 //! bytes or UTF-16 units) and the encoder's input ([`EncodeText`]: `str` or `[u16]`).
 //!
-//! The decoder always runs in fatal mode: after each malformed sequence we write U+FFFD
-//! ourselves and resume, which by the library's contract gives exactly the output of
-//! replacement mode, plus exact error counts and offsets.
+//! Malformed input, `--invalid replace` (the default): the decoder runs in replacement mode,
+//! one call per chunk however many errors it holds, and a call that reports `replaced` has
+//! its U+FFFDs counted in its output (a byte scan). That count is the number of errors unless
+//! the input may hold a U+FFFD of its own (only UTF-8, UTF-16 and gb18030/GBK can encode it:
+//! [`literal_replacement`]); a chunk whose bytes contain that encoding of U+FFFD, and the
+//! first chunk with errors (for the first one's byte offset), are decoded once more from a
+//! copy of the decoder as it was before the chunk, switched to fatal mode, which gives exact
+//! counts and offsets (a fatal decoder resumed after each error is in the state of the
+//! replacement decoder after its U+FFFD). `--invalid fail`: the decoder runs in fatal mode and
+//! the first error ends the run.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -23,6 +30,7 @@ use textcodec::{
     Encoding, Status,
 };
 
+use crate::cli::{InvalidMode, UnmappableMode};
 use crate::progress::Progress;
 use crate::sink::{io_msg, Sink};
 use crate::Failure;
@@ -49,13 +57,21 @@ pub struct Plan {
     pub from: &'static Encoding,
     pub target: Target,
     pub bom: BomHandling,
-    pub fail_on_invalid: bool,
-    pub unmappable: EncoderErrorMode,
+    pub invalid: InvalidMode,
+    pub unmappable: UnmappableMode,
     pub add_bom: bool,
     pub quiet: bool,
-    /// A progress bar may be shown (standard error is a terminal that the output does not
-    /// share, and not `--quiet`).
-    pub progress: bool,
+}
+
+impl Plan {
+    /// The encoder's error mode: HTML writes references itself; the other policies stop
+    /// the encoder at each unmappable character.
+    fn encoder_mode(&self) -> EncoderErrorMode {
+        match self.unmappable {
+            UnmappableMode::Html => EncoderErrorMode::Html,
+            _ => EncoderErrorMode::Fatal,
+        }
+    }
 }
 
 pub enum Input {
@@ -73,7 +89,12 @@ impl Input {
 }
 
 /// Converts `inputs` in turn into `sink`, each as its own stream.
-pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> Result<(), Failure> {
+pub fn run(
+    plan: &Plan,
+    inputs: Vec<Input>,
+    sink: Sink,
+    progress: &mut Progress,
+) -> Result<(), Failure> {
     // Encoders are fed UTF-16 (decode_to_utf16 -> encode_from_utf16) except for ISO-2022-JP:
     // measured faster (up to 2x) for every other encoder, as it saves the `str::from_utf8`
     // pass that `encode_from_utf8` needs on the decoded UTF-8.
@@ -83,19 +104,19 @@ pub fn run(plan: &Plan, inputs: Vec<Input>, sink: Sink, total: Option<u64>) -> R
         Target::Utf8 => false,
     };
     if pivot16 {
-        Converter::<u16>::new(plan, sink, total).run(inputs)
+        Converter::<u16>::new(plan, sink, progress).run(inputs)
     } else {
-        Converter::<u8>::new(plan, sink, total).run(inputs)
+        Converter::<u8>::new(plan, sink, progress).run(inputs)
     }
 }
 
 /// The decoded text between decoder and encoder (or output): UTF-8 bytes (`u8`) or UTF-16
 /// code units (`u16`). One pipeline, monomorphised for each.
 trait Unit: Copy + Default + 'static {
-    /// U+FFFD in this form.
-    const REPLACEMENT: &'static [Self];
     /// Room kept beyond the decoder's worst case.
     const SLACK: usize;
+    /// The number of U+FFFD in `text` (whole characters).
+    fn count_replacements(text: &[Self]) -> u64;
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize>;
     /// The encoder's worst case for `n` units of this text.
     fn max_encoded(encoder: &Encoder, n: usize) -> Option<usize>;
@@ -124,8 +145,27 @@ trait Unit: Copy + Default + 'static {
 }
 
 impl Unit for u8 {
-    const REPLACEMENT: &'static [u8] = "\u{FFFD}".as_bytes();
     const SLACK: usize = 4;
+    fn count_replacements(text: &[u8]) -> u64 {
+        // EF BF BD: in whole UTF-8 text, BD after BF after EF is always U+FFFD. Three
+        // shifted comparisons summed per byte, which the compiler vectorises.
+        if text.len() < 3 {
+            return 0;
+        }
+        let n = text.len() - 2;
+        let (a, b, c) = (&text[..n], &text[1..n + 1], &text[2..]);
+        let mut count = 0u64;
+        for ((a, b), c) in a.chunks(4096).zip(b.chunks(4096)).zip(c.chunks(4096)) {
+            let hits: u32 = a
+                .iter()
+                .zip(b)
+                .zip(c)
+                .map(|((&x, &y), &z)| u32::from((x == 0xEF) & (y == 0xBF) & (z == 0xBD)))
+                .sum();
+            count += u64::from(hits);
+        }
+        count
+    }
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
         decoder.max_utf8_buffer_length(n)
     }
@@ -163,8 +203,12 @@ impl Unit for u8 {
 }
 
 impl Unit for u16 {
-    const REPLACEMENT: &'static [u16] = &[0xFFFD];
     const SLACK: usize = 2;
+    fn count_replacements(text: &[u16]) -> u64 {
+        text.chunks(4096)
+            .map(|c| u64::from(c.iter().map(|&u| u32::from(u == 0xFFFD)).sum::<u32>()))
+            .sum()
+    }
     fn max_decoded(decoder: &Decoder, n: usize) -> Option<usize> {
         decoder.max_utf16_buffer_length(n)
     }
@@ -223,8 +267,10 @@ struct Converter<'p, U: Unit> {
     text_len: usize,
     /// Encoded bytes (and UTF-16 output as bytes).
     out: Vec<u8>,
+    /// Output of the fatal re-decoding of a chunk that had errors (discarded).
+    scratch: Vec<U>,
     sink: Sink,
-    progress: Progress,
+    progress: &'p mut Progress,
 }
 
 /// The state of one input stream.
@@ -232,12 +278,16 @@ struct Stream<'n> {
     name: &'n str,
     decoder: Decoder,
     encoder: Option<Encoder>,
+    /// What an unmappable character does.
+    policy: UnmappableMode,
     /// Input bytes consumed by the decoder so far (absolute offset, BOM included).
     consumed: u64,
     /// The last bytes of the input before the current chunk.
     history: [u8; HISTORY],
     history_len: usize,
     errors: u64,
+    /// Characters the output encoding lacks, skipped or transliterated.
+    unmappable: u64,
     /// Offset of the first malformed sequence, and the encoding in use then (the decoder
     /// forgets a sniffed BOM once its stream has ended).
     first_error: Option<(u64, &'static Encoding)>,
@@ -275,7 +325,7 @@ impl TextPos {
 }
 
 impl<'p, U: Unit> Converter<'p, U> {
-    fn new(plan: &'p Plan, sink: Sink, total: Option<u64>) -> Self {
+    fn new(plan: &'p Plan, sink: Sink, progress: &'p mut Progress) -> Self {
         // Size the buffers once from the worst-case length functions of a fresh decoder
         // and encoder; they grow (rarely, e.g. when a BOM switches the decoder to UTF-16)
         // only if those functions ask for more.
@@ -288,7 +338,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             Target::Utf8 => Vec::new(),
             Target::Utf16 { .. } => vec![0u8; 2 * n],
             Target::Encoder(enc) => {
-                let encoder = enc.new_encoder(plan.unmappable);
+                let encoder = enc.new_encoder(plan.encoder_mode());
                 vec![0u8; worst(U::max_encoded(&encoder, n), 16)]
             }
         };
@@ -297,8 +347,9 @@ impl<'p, U: Unit> Converter<'p, U> {
             text: vec![U::default(); n],
             text_len: 0,
             out,
+            scratch: Vec::new(),
             sink,
-            progress: Progress::new(plan.progress, total),
+            progress,
         }
     }
 
@@ -323,7 +374,6 @@ impl<'p, U: Unit> Converter<'p, U> {
                 Input::File { mut file, .. } => self.run_input(&name, &mut file, &mut input_buf)?,
             }
         }
-        self.progress.finish();
         self.sink.finish()
     }
 
@@ -335,24 +385,30 @@ impl<'p, U: Unit> Converter<'p, U> {
     ) -> Result<(), Failure> {
         let plan = self.plan;
         let encoder = match plan.target {
-            Target::Encoder(enc) => Some(enc.new_encoder(plan.unmappable)),
+            Target::Encoder(enc) => Some(enc.new_encoder(plan.encoder_mode())),
             _ => None,
         };
         let mut st = Stream {
             name,
             decoder: plan.from.new_decoder(DecoderOptions {
-                error_mode: DecoderErrorMode::Fatal,
+                error_mode: if plan.invalid == InvalidMode::Replace {
+                    DecoderErrorMode::Replacement
+                } else {
+                    DecoderErrorMode::Fatal
+                },
                 bom: plan.bom,
             }),
             encoder,
+            policy: plan.unmappable,
             consumed: 0,
             history: [0; HISTORY],
             history_len: 0,
             errors: 0,
+            unmappable: 0,
             first_error: None,
             pos: TextPos {
                 track: matches!(plan.target, Target::Encoder(_))
-                    && plan.unmappable == EncoderErrorMode::Fatal,
+                    && plan.unmappable == UnmappableMode::Fail,
                 line: 1,
                 col: 1,
             },
@@ -383,17 +439,40 @@ impl<'p, U: Unit> Converter<'p, U> {
             let n = st.errors;
             let what = if n == 1 { "sequence" } else { "sequences" };
             let enc = enc.name();
+            let done = match plan.invalid {
+                InvalidMode::Skip => "skipped",
+                _ => "replaced with U+FFFD",
+            };
             self.progress.suspend(|| {
                 crate::print_stderr(&format!(
-                    "warning: {name}: {n} malformed {enc} {what} replaced with U+FFFD, \
+                    "warning: {name}: {n} malformed {enc} {what} {done}, \
                      the first at byte offset {first}"
+                ))
+            });
+        }
+        if let (Target::Encoder(enc), n @ 1.., false) = (plan.target, st.unmappable, plan.quiet) {
+            let what = if n == 1 { "character" } else { "characters" };
+            let done = match plan.unmappable {
+                UnmappableMode::Skip => "skipped",
+                _ => "transliterated",
+            };
+            self.progress.suspend(|| {
+                crate::print_stderr(&format!(
+                    "warning: {name}: {n} {what} that {} cannot represent {done}",
+                    enc.name()
                 ))
             });
         }
         Ok(())
     }
 
+    /// Decodes one chunk of input (`last`: the end of the input) into `self.text`, encoding
+    /// or writing it as the buffer fills.
     fn decode_chunk(&mut self, st: &mut Stream, src: &[u8], last: bool) -> Result<(), Failure> {
+        // The decoder before this chunk, for a fatal pass over it if it has errors.
+        let before = (self.plan.invalid == InvalidMode::Replace).then(|| st.decoder.clone());
+        let start = st.consumed;
+        let mut replaced = 0u64;
         let mut pos = 0;
         loop {
             let rest = &src[pos..];
@@ -406,6 +485,10 @@ impl<'p, U: Unit> Converter<'p, U> {
             }
             match U::decode(&mut st.decoder, rest, &mut self.text[self.text_len..], last) {
                 Ok(p) => {
+                    if p.replaced {
+                        let new = &self.text[self.text_len..self.text_len + p.written];
+                        replaced += U::count_replacements(new);
+                    }
                     self.text_len += p.written;
                     pos += p.read;
                     st.consumed += p.read as u64;
@@ -415,24 +498,87 @@ impl<'p, U: Unit> Converter<'p, U> {
                     self.flush(st, false)?;
                 }
                 Err(e) => {
+                    // Fatal mode: `--invalid fail` (the first error ends the run) or
+                    // `--invalid skip` (counted, and left out).
                     self.text_len += e.written;
                     pos += e.read;
                     st.consumed += e.read as u64;
-                    if let Err(failure) = st.malformed(&src[..pos], self.plan.fail_on_invalid) {
-                        // Write what came before the malformed sequence, then stop.
-                        let _ = self.flush(st, false);
-                        return Err(failure);
+                    let end = st.consumed;
+                    if self.plan.invalid == InvalidMode::Skip {
+                        st.errors += 1;
+                        if st.first_error.is_none() {
+                            let encoding = st.decoder.encoding();
+                            let start = st.error_start(&src[..pos], end, encoding);
+                            st.first_error = Some((start, encoding));
+                        }
+                        continue;
                     }
-                    let r = U::REPLACEMENT;
-                    if self.text.len() - self.text_len < r.len() {
-                        self.flush(st, false)?;
-                    }
-                    self.text[self.text_len..self.text_len + r.len()].copy_from_slice(r);
-                    self.text_len += r.len();
+                    let start = st.error_start(&src[..pos], end, st.decoder.encoding());
+                    // Write what came before the malformed sequence, then stop.
+                    let _ = self.flush(st, false);
+                    return Err(st.invalid_error(&src[..pos], start, end));
                 }
             }
         }
+        if replaced > 0 {
+            let before = before.expect("replacement mode");
+            let literal = literal_replacement(st.decoder.encoding())
+                .is_some_and(|pattern| st.contains(src, pattern));
+            if literal || st.first_error.is_none() {
+                // Exact: the errors of this chunk (when the input may hold U+FFFDs of its
+                // own), or the first one's offset.
+                let counted = self.fatal_pass(st, before, src, start, last, literal);
+                if literal {
+                    replaced = counted;
+                }
+            }
+            st.errors += replaced;
+        }
         self.flush(st, last)
+    }
+
+    /// Decodes `src` again from the decoder state `before` in fatal mode, into a scratch
+    /// buffer: records the first error of the stream if none is known yet, and returns the
+    /// number of errors in `src` (all of them with `count_all`, else at most one).
+    fn fatal_pass(
+        &mut self,
+        st: &mut Stream,
+        mut decoder: Decoder,
+        src: &[u8],
+        start: u64,
+        last: bool,
+        count_all: bool,
+    ) -> u64 {
+        decoder.set_error_mode(DecoderErrorMode::Fatal);
+        let mut errors = 0;
+        let mut pos = 0;
+        loop {
+            let rest = &src[pos..];
+            let need = worst(U::max_decoded(&decoder, rest.len()), U::SLACK);
+            if self.scratch.len() < need {
+                self.scratch.resize(need, U::default());
+            }
+            match U::decode(&mut decoder, rest, &mut self.scratch, last) {
+                Ok(p) => {
+                    pos += p.read;
+                    if p.status == Status::InputEmpty {
+                        return errors;
+                    }
+                }
+                Err(e) => {
+                    pos += e.read;
+                    errors += 1;
+                    if st.first_error.is_none() {
+                        let end = start + pos as u64;
+                        let first = st.error_start(&src[..pos], end, decoder.encoding());
+                        st.first_error = Some((first, decoder.encoding()));
+                    }
+                    if !count_all {
+                        return errors;
+                    }
+                }
+            }
+        }
     }
 
     /// Encodes (or writes) the decoded text; with `last`, also ends the encoder's stream.
@@ -538,12 +684,12 @@ fn encode_text<T: EncodeText + ?Sized>(
     out: &mut Vec<u8>,
     sink: &mut Sink,
 ) -> Result<(), Failure> {
-    let encoder = st
-        .encoder
-        .as_mut()
-        .expect("an encoder for an encoded output");
     let mut out_len = 0;
     loop {
+        let encoder = st
+            .encoder
+            .as_mut()
+            .expect("an encoder for an encoded output");
         let need = worst(T::max_encoded(encoder, text.units()), 16);
         if out.len() - out_len < need {
             sink.write_all(&out[..out_len])?;
@@ -565,21 +711,50 @@ fn encode_text<T: EncodeText + ?Sized>(
             }
             Err(e) => {
                 out_len += e.written;
-                sink.write_all(&out[..out_len])?;
                 // The character as it is in the text (ISO-2022-JP reports U+000E, U+000F
                 // and U+001B as U+FFFD).
                 let (before, c) = text.last_char(e.read);
-                text.advance(before, &mut st.pos);
-                return Err(unmappable_error(
-                    st.name,
-                    &st.pos,
-                    c.unwrap_or(e.unmappable),
-                    enc,
-                ));
+                let c = c.unwrap_or(e.unmappable);
+                match st.policy {
+                    UnmappableMode::Skip => st.unmappable += 1,
+                    UnmappableMode::Translit => {
+                        st.unmappable += 1;
+                        let encoder = st.encoder.as_mut().expect("an encoder");
+                        let mut buf = [0u8; 64];
+                        let n = transliterate(encoder, c, &mut buf);
+                        if out.len() - out_len < n {
+                            sink.write_all(&out[..out_len])?;
+                            out_len = 0;
+                        }
+                        out[out_len..out_len + n].copy_from_slice(&buf[..n]);
+                        out_len += n;
+                    }
+                    _ => {
+                        sink.write_all(&out[..out_len])?;
+                        text.advance(before, &mut st.pos);
+                        return Err(unmappable_error(st.name, &st.pos, c, enc));
+                    }
+                }
+                text = text.tail(e.read);
             }
         }
     }
     sink.write_all(&out[..out_len])
+}
+
+/// Writes into `buf` the first look-alike of `c` ([`crate::translit`]) that `encoder` can
+/// encode whole, else `?`, and returns its length; `encoder` takes the state after it.
+fn transliterate(encoder: &mut Encoder, c: char, buf: &mut [u8; 64]) -> usize {
+    for candidate in crate::translit::candidates(c).into_iter().chain(["?"]) {
+        let mut trial = encoder.clone();
+        if let Ok(p) = trial.encode_from_utf8(candidate, buf, false) {
+            if p.status == Status::InputEmpty && p.read == candidate.len() {
+                *encoder = trial;
+                return p.written;
+            }
+        }
+    }
+    0
 }
 
 fn unmappable_error(name: &str, pos: &TextPos, c: char, enc: &Encoding) -> Failure {
@@ -622,39 +797,82 @@ impl Stream<'_> {
         }
     }
 
-    /// A malformed sequence ended at `self.consumed`; `seen` is the current chunk up to
-    /// there.
-    fn malformed(&mut self, seen: &[u8], fail: bool) -> Result<(), Failure> {
-        self.errors += 1;
-        if self.errors > 1 && !fail {
-            return Ok(());
-        }
+    /// The last (at most [`HISTORY`]) bytes of the input before `seen`'s end, where `seen`
+    /// is the current chunk up to some point.
+    fn window(&self, seen: &[u8]) -> Vec<u8> {
         let mut window = Vec::with_capacity(HISTORY);
         let from_seen = seen.len().min(HISTORY);
         let from_history = (HISTORY - from_seen).min(self.history_len);
         window.extend_from_slice(&self.history[self.history_len - from_history..self.history_len]);
         window.extend_from_slice(&seen[seen.len() - from_seen..]);
-        let encoding = self.decoder.encoding();
-        let len = malformed_len(encoding, &window, self.consumed) as u64;
-        let start = self.consumed - len;
-        if fail {
-            let hex: Vec<String> = window[window.len() - len as usize..]
-                .iter()
-                .map(|b| format!("{b:02X}"))
-                .collect();
-            let bytes = if hex.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", hex.join(" "))
-            };
-            return Err(Failure::Data(format!(
-                "{}: malformed {} at byte offset {start}{bytes}",
-                self.name,
-                encoding.name()
-            )));
+        window
+    }
+
+    /// Whether the input bytes from the history through `src` contain `pattern`.
+    fn contains(&self, src: &[u8], pattern: &[u8]) -> bool {
+        let carry = (pattern.len() - 1).min(self.history_len);
+        let mut joint = self.history[self.history_len - carry..self.history_len].to_vec();
+        joint.extend_from_slice(&src[..src.len().min(pattern.len() - 1)]);
+        find(&joint, pattern) || find(src, pattern)
+    }
+
+    /// The offset where a malformed sequence of `encoding` that ended at offset `end`
+    /// started; `seen` is the current chunk up to `end`.
+    fn error_start(&self, seen: &[u8], end: u64, encoding: &'static Encoding) -> u64 {
+        end - malformed_len(encoding, &self.window(seen), end) as u64
+    }
+
+    /// The `--invalid fail` message for the malformed sequence from `start` to `end`.
+    fn invalid_error(&self, seen: &[u8], start: u64, end: u64) -> Failure {
+        let window = self.window(seen);
+        let len = (end - start) as usize;
+        let hex: Vec<String> = window[window.len() - len..]
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        let bytes = if hex.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", hex.join(" "))
+        };
+        Failure::Data(format!(
+            "{}: malformed {} at byte offset {start}{bytes}",
+            self.name,
+            self.decoder.encoding().name()
+        ))
+    }
+}
+
+/// Whether `haystack` contains `needle` (not empty).
+fn find(haystack: &[u8], needle: &[u8]) -> bool {
+    let (first, rest) = needle.split_first().expect("a pattern");
+    let mut from = 0;
+    while let Some(i) = haystack[from..].iter().position(|b| b == first) {
+        let at = from + i + 1;
+        if haystack[at..].starts_with(rest) {
+            return true;
         }
-        self.first_error = Some((start, encoding));
-        Ok(())
+        from = at;
+    }
+    false
+}
+
+/// The bytes by which `encoding`'s input can hold a U+FFFD of its own (not a replaced
+/// error): UTF-8 EF BF BD, UTF-16 FFFD as a code unit, gb18030's four-byte FFFD (the GBK
+/// decoder is gb18030's). No other decoder maps any input to U+FFFD: their indexes have no
+/// U+FFFD (tests/errors.rs reads `data/whatwg`), x-user-defined maps to U+F780..U+F7FF, and
+/// the replacement decoder's U+FFFD is its error.
+fn literal_replacement(encoding: &'static Encoding) -> Option<&'static [u8]> {
+    if encoding == textcodec::UTF_8 {
+        Some(b"\xEF\xBF\xBD")
+    } else if encoding == textcodec::UTF_16LE {
+        Some(b"\xFD\xFF")
+    } else if encoding == textcodec::UTF_16BE {
+        Some(b"\xFF\xFD")
+    } else if encoding == textcodec::GB18030 || encoding == textcodec::GBK {
+        Some(b"\x84\x31\xA4\x37")
+    } else {
+        None
     }
 }
 

@@ -4,6 +4,117 @@ use textcodec::Encoding;
 
 use crate::Failure;
 
+/// Labels that name another encoding outside the Web than the one the Encoding Standard
+/// gives them (its label table): what the label conventionally means, and what differs.
+/// Labels whose conventional encoding has the Web encoding's own name are left out (the
+/// Web's Shift_JIS is Microsoft's code page 932, its EUC-KR code page 949, its Big5 has the
+/// HKSCS additions: supersets that decode the conventional encoding's text the same).
+const SURPRISES: &[(&[&str], &str, &str)] = &[
+    (
+        &["ansi_x3.4-1968", "ascii", "us-ascii"],
+        "US-ASCII",
+        "bytes 0x80-0xFF are windows-1252's characters, not errors",
+    ),
+    (
+        &[
+            "cp819",
+            "csisolatin1",
+            "ibm819",
+            "iso-8859-1",
+            "iso-ir-100",
+            "iso8859-1",
+            "iso88591",
+            "iso_8859-1",
+            "iso_8859-1:1987",
+            "l1",
+            "latin1",
+        ],
+        "ISO-8859-1",
+        "bytes 0x80-0x9F are windows-1252's characters (€ ‚ „ … ‘ ’ “ ” – —), not C1 controls",
+    ),
+    (
+        &[
+            "csisolatin5",
+            "iso-8859-9",
+            "iso-ir-148",
+            "iso8859-9",
+            "iso88599",
+            "iso_8859-9",
+            "iso_8859-9:1989",
+            "l5",
+            "latin5",
+        ],
+        "ISO-8859-9",
+        "bytes 0x80-0x9F are windows-1254's characters, not C1 controls",
+    ),
+    (
+        &["iso-8859-11", "iso8859-11", "iso885911", "tis-620"],
+        "ISO-8859-11 (TIS-620)",
+        "bytes 0x80-0x9F are windows-874's characters, not C1 controls",
+    ),
+    (
+        &[
+            "chinese",
+            "csgb2312",
+            "csiso58gb231280",
+            "gb2312",
+            "gb_2312",
+            "gb_2312-80",
+            "iso-ir-58",
+        ],
+        "GB2312",
+        "GBK, its superset: GB2312 text decodes the same, but encoding may write GBK \
+         characters that GB2312 lacks",
+    ),
+    (
+        &[
+            "csunicode",
+            "iso-10646-ucs-2",
+            "ucs-2",
+            "unicode",
+            "unicodefeff",
+            "utf-16",
+        ],
+        "UTF-16 (big-endian unless a BOM says otherwise)",
+        "UTF-16LE: little-endian without a BOM",
+    ),
+    (
+        &["koi8-ru"],
+        "KOI8-RU",
+        "KOI8-U: KOI8-RU's Belarusian letters Ў ў are not there",
+    ),
+    (&["x-mac-ukrainian"], "Mac OS Ukrainian", "x-mac-cyrillic"),
+    (
+        &[
+            "csiso2022kr",
+            "hz-gb-2312",
+            "iso-2022-cn",
+            "iso-2022-cn-ext",
+            "iso-2022-kr",
+        ],
+        "the encoding of that name",
+        "the replacement encoding: a non-empty input decodes to a single U+FFFD, and it \
+         cannot be an output encoding",
+    ),
+];
+
+/// The note for a label whose conventional meaning differs from the Web's, if any:
+/// `'latin1' is windows-1252 on the Web, not ISO-8859-1: ...`.
+pub fn surprise(label: &str) -> Option<String> {
+    let wanted = label
+        .trim_matches(|c: char| c.is_ascii_whitespace())
+        .to_ascii_lowercase();
+    let enc = Encoding::for_label(wanted.as_bytes())?;
+    let (_, usual, differs) = SURPRISES
+        .iter()
+        .find(|(labels, _, _)| labels.contains(&wanted.as_str()))?;
+    Some(format!(
+        "note: '{}' is {} on the Web (the Encoding Standard, as browsers), not {usual}: {differs}",
+        label.trim_matches(|c: char| c.is_ascii_whitespace()),
+        enc.name()
+    ))
+}
+
 /// Resolves `label` as the spec's "get an encoding", or fails with exit code 2 and
 /// suggestions.
 pub fn resolve(label: &str) -> Result<&'static Encoding, Failure> {
@@ -145,6 +256,36 @@ fn push_json_str(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn surprises_are_labels_of_another_encoding() {
+        // Every label in the list is a label of the spec's table, of an encoding whose name
+        // is not the label's conventional one.
+        for (labels, usual, _) in SURPRISES {
+            for label in *labels {
+                let enc = Encoding::for_label(label.as_bytes()).expect(label);
+                assert!(enc.labels().contains(label), "{label}");
+                assert!(!usual.eq_ignore_ascii_case(enc.name()), "{label}");
+                assert!(surprise(label).is_some(), "{label}");
+            }
+        }
+        let note = surprise(" Latin1 ").unwrap();
+        assert!(
+            note.starts_with("note: 'Latin1' is windows-1252 on the Web"),
+            "{note}"
+        );
+        assert!(note.contains("not ISO-8859-1"), "{note}");
+        for label in [
+            "windows-1252",
+            "shift_jis",
+            "sjis",
+            "utf-8",
+            "gbk",
+            "nonsense",
+        ] {
+            assert_eq!(surprise(label), None, "{label}");
+        }
+    }
 
     #[test]
     fn distance() {

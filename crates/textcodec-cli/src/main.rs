@@ -3,20 +3,26 @@
 
 mod cli;
 mod convert;
+mod files;
 mod labels;
 mod progress;
 mod sink;
+mod translit;
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use textcodec::{BomHandling, EncoderErrorMode};
+use textcodec::BomHandling;
 
-use crate::cli::{BomMode, Cli, Command, ConvertOpts, InvalidMode, UnmappableMode};
+use crate::cli::{
+    BomMode, Cli, Command, EncodeOpts, FileOpts, InputOpts, InvalidMode, UnmappableMode,
+};
 use crate::convert::{Input, Plan, Target};
+use crate::progress::Progress;
 use crate::sink::{io_msg, Sink};
 
 /// Why a run stopped early.
@@ -106,22 +112,152 @@ fn print_stdout(s: &str) -> Result<(), Failure> {
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::List { json } => print_stdout(&labels::list(json)),
-        Command::Label { label } => {
+        Command::Label { label, quiet } => {
             let enc = labels::resolve(&label)?;
+            if !quiet {
+                if let Some(note) = labels::surprise(&label) {
+                    print_stderr(&note);
+                }
+            }
             print_stdout(&format!("{}\n", enc.name()))
         }
-        Command::Convert { from, to, opts } => convert(&from, &to, opts),
-        Command::Decode { encoding, opts } => convert(&encoding, "utf-8", opts),
-        Command::Encode { encoding, opts } => convert("utf-8", &encoding, opts),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "textcodec", &mut out);
+            print_stdout(&String::from_utf8_lossy(&out))
+        }
+        Command::Man { command } => {
+            let mut cli = Cli::command();
+            cli.build();
+            let page = match command {
+                None => cli,
+                Some(name) => {
+                    let sub = cli
+                        .find_subcommand(&name)
+                        .filter(|c| !c.is_hide_set())
+                        .ok_or_else(|| Failure::Usage(format!("no command '{name}'")))?;
+                    sub.clone().name(format!("textcodec-{name}"))
+                }
+            };
+            let mut out = Vec::new();
+            clap_mangen::Man::new(page)
+                .render(&mut out)
+                .map_err(|e| Failure::Usage(io_msg(&e)))?;
+            print_stdout(&String::from_utf8_lossy(&out))
+        }
+        Command::Convert {
+            from,
+            to,
+            input,
+            output,
+            files,
+        } => convert(&from, &to, input, output, files),
+        Command::Decode {
+            encoding,
+            input,
+            add_bom,
+            skip,
+            files,
+        } => {
+            let output = EncodeOpts {
+                unmappable: None,
+                add_bom,
+                skip,
+            };
+            convert(&encoding, "utf-8", input, output, files)
+        }
+        Command::Encode {
+            encoding,
+            input,
+            output,
+            files,
+        } => convert("utf-8", &encoding, input, output, files),
     }
 }
 
-fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
-    let from = labels::resolve(from)?;
-    let to_enc = labels::resolve(to)?;
+/// A label with iconv's `//TRANSLIT` and `//IGNORE` suffixes taken off (any ASCII case,
+/// in any order): the label, and whether each was there.
+fn suffixes(label: &str) -> Result<(&str, bool, bool), Failure> {
+    let mut parts = label.split("//");
+    let base = parts.next().unwrap_or_default();
+    let (mut translit, mut ignore) = (false, false);
+    for part in parts {
+        match part.trim().to_ascii_uppercase().as_str() {
+            "TRANSLIT" => translit = true,
+            "IGNORE" => ignore = true,
+            "" => {}
+            _ => {
+                return Err(Failure::Usage(format!(
+                    "unknown suffix '//{part}' in '{label}': textcodec understands \
+                     //TRANSLIT (--unmappable translit) and //IGNORE (-c)"
+                )))
+            }
+        }
+    }
+    Ok((base, translit, ignore))
+}
+
+/// The policy from an explicit option, else the one a suffix or `-c` implies, else the
+/// default; an explicit option that contradicts them is a usage error.
+fn policy<T: Copy + PartialEq + clap::ValueEnum>(
+    explicit: Option<T>,
+    implied: Option<(T, &str)>,
+    default: T,
+    option: &str,
+) -> Result<T, Failure> {
+    match (explicit, implied) {
+        (Some(e), Some((i, why))) if e != i => {
+            let name = |v: T| v.to_possible_value().map(|p| p.get_name().to_string());
+            Err(Failure::Usage(format!(
+                "{option} {} contradicts {why} (which means {option} {})",
+                name(e).unwrap_or_default(),
+                name(i).unwrap_or_default()
+            )))
+        }
+        (Some(e), _) => Ok(e),
+        (None, Some((i, _))) => Ok(i),
+        (None, None) => Ok(default),
+    }
+}
+
+fn convert(
+    from: &str,
+    to: &str,
+    input: InputOpts,
+    output: EncodeOpts,
+    files: FileOpts,
+) -> Result<(), Failure> {
+    let (from_label, from_translit, from_ignore) = suffixes(from)?;
+    if from_translit || from_ignore {
+        return Err(Failure::Usage(format!(
+            "'{from}': //TRANSLIT and //IGNORE apply to the output encoding; for the input \
+             use --invalid skip (or -c) to leave malformed input out"
+        )));
+    }
+    let (to_label, translit, ignore) = suffixes(to)?;
+    let from = labels::resolve(from_label)?;
+    let to_enc = labels::resolve(to_label)?;
+    let skip_why = if output.skip { "-c" } else { "//IGNORE" };
+    let skip = output.skip || ignore;
+    let invalid = policy(
+        input.invalid,
+        skip.then_some((InvalidMode::Skip, skip_why)),
+        InvalidMode::Replace,
+        "--invalid",
+    )?;
+    let unmappable = policy(
+        output.unmappable,
+        if translit {
+            Some((UnmappableMode::Translit, "//TRANSLIT"))
+        } else {
+            skip.then_some((UnmappableMode::Skip, skip_why))
+        },
+        UnmappableMode::Fail,
+        "--unmappable",
+    )?;
     let target = if to_enc == textcodec::REPLACEMENT {
         return Err(Failure::Usage(format!(
-            "'{to}' is the replacement encoding, which cannot be an output encoding"
+            "'{to_label}' is the replacement encoding, which cannot be an output encoding"
         )));
     } else if to_enc == textcodec::UTF_16LE {
         Target::Utf16 { big_endian: false }
@@ -132,52 +268,83 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
     } else {
         Target::Encoder(to_enc.output_encoding())
     };
-    if opts.add_bom && matches!(target, Target::Encoder(_)) {
+    if output.add_bom && matches!(target, Target::Encoder(_)) {
         return Err(Failure::Usage(format!(
             "--add-bom needs a UTF-8 or UTF-16 output, not {}",
             to_enc.name()
         )));
     }
+    let quiet = files.quiet;
+    if !quiet {
+        // Once per run, for each label that means another encoding elsewhere.
+        let mut said = None;
+        for label in [from_label, to_label] {
+            if let Some(note) = labels::surprise(label) {
+                if said.as_ref() != Some(&note) {
+                    print_stderr(&note);
+                }
+                said = Some(note);
+            }
+        }
+    }
     let plan = Plan {
         from,
         target,
-        bom: match opts.bom {
+        bom: match input.bom {
             BomMode::Sniff => BomHandling::Sniff,
             BomMode::Strip => BomHandling::Strip,
             BomMode::Keep => BomHandling::Keep,
         },
-        fail_on_invalid: opts.invalid == InvalidMode::Fail,
-        unmappable: match opts.unmappable {
-            UnmappableMode::Fail => EncoderErrorMode::Fatal,
-            UnmappableMode::Html => EncoderErrorMode::Html,
-        },
-        add_bom: opts.add_bom,
-        quiet: opts.quiet,
-        // Not on a terminal that also shows the output.
-        progress: !opts.quiet
-            && (opts.output.as_ref().is_some_and(|o| o.as_os_str() != "-")
-                || !io::stdout().is_terminal()),
+        invalid,
+        unmappable,
+        add_bom: output.add_bom,
+        quiet,
     };
+
+    // The input files (directories walked with -r).
+    let mut paths: Vec<Option<PathBuf>> = Vec::new();
+    if files.inputs.is_empty() {
+        paths.push(None);
+    }
+    for path in files.inputs {
+        if path.as_os_str() == "-" {
+            paths.push(None);
+        } else if files.recursive && path.is_dir() {
+            let mut found = Vec::new();
+            files::walk(&path, &files.include, &mut found).map_err(|e| {
+                Failure::Usage(format!("cannot read '{}': {}", path.display(), io_msg(&e)))
+            })?;
+            paths.extend(found.into_iter().map(Some));
+        } else {
+            paths.push(Some(path));
+        }
+    }
+    if files.in_place && paths.iter().any(Option::is_none) {
+        return Err(Failure::Usage(
+            "--in-place converts files into themselves: standard input cannot be one".to_string(),
+        ));
+    }
 
     // Open every input before writing anything, so that a missing file fails early.
     let mut inputs = Vec::new();
     let mut total = Some(0u64);
-    if opts.inputs.is_empty() {
-        inputs.push(Input::Stdin);
-        total = total.zip(stdin_size()).map(|(t, n)| t + n);
-    }
-    for path in opts.inputs {
-        if path.as_os_str() == "-" {
+    for path in paths {
+        let Some(path) = path else {
             inputs.push(Input::Stdin);
             total = total.zip(stdin_size()).map(|(t, n)| t + n);
             continue;
-        }
+        };
         let cannot =
             |msg: String| Failure::Usage(format!("cannot read '{}': {msg}", path.display()));
         let file = File::open(&path).map_err(|e| cannot(io_msg(&e)))?;
         let meta = file.metadata().map_err(|e| cannot(io_msg(&e)))?;
         if meta.is_dir() {
-            return Err(cannot("is a directory".to_string()));
+            let hint = if files.recursive {
+                ""
+            } else {
+                " (-r converts a tree)"
+            };
+            return Err(cannot(format!("is a directory{hint}")));
         }
         total = match total {
             Some(t) if meta.is_file() => Some(t + meta.len()),
@@ -186,12 +353,29 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
         inputs.push(Input::File { path, file });
     }
 
+    // Not on a terminal that also shows the output.
+    let to_file = files.in_place || files.output.as_ref().is_some_and(|o| o.as_os_str() != "-");
+    let mut progress = Progress::new(!quiet && (to_file || !io::stdout().is_terminal()), total);
     sink::install_interrupt_handler();
-    let sink = match &opts.output {
-        Some(path) if path.as_os_str() != "-" => Sink::file(path)?,
-        _ => Sink::stdout(),
-    };
-    convert::run(&plan, inputs, sink, total)
+    if files.in_place {
+        // Each file into itself, in turn; a failure stops the run and leaves that file
+        // (and those after it) as they were.
+        for input in inputs {
+            let Input::File { path, .. } = &input else {
+                unreachable!("standard input was refused")
+            };
+            let sink = Sink::file(&path.clone())?;
+            convert::run(&plan, vec![input], sink, &mut progress)?;
+        }
+    } else {
+        let sink = match &files.output {
+            Some(path) if path.as_os_str() != "-" => Sink::file(path)?,
+            _ => Sink::stdout(),
+        };
+        convert::run(&plan, inputs, sink, &mut progress)?;
+    }
+    progress.finish();
+    Ok(())
 }
 
 /// The size of standard input when it is a regular file (for the progress bar).

@@ -567,6 +567,7 @@ impl core::fmt::Display for DecodeError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for DecodeError {}
 
 #[derive(Clone, Copy, Debug)]
@@ -671,6 +672,27 @@ impl Decoder {
     /// ```
     pub fn options(&self) -> DecoderOptions {
         self.options
+    }
+
+    /// Changes the error mode for the rest of the stream, keeping the decoder's state: a
+    /// fatal decoder resumed after each error is in the state a replacement decoder is in
+    /// after writing its U+FFFD, so a copy of a replacement decoder switched to fatal finds
+    /// the errors that the original replaced.
+    ///
+    /// ```
+    /// use textcodec::{DecoderErrorMode, UTF_8};
+    /// let mut d = UTF_8.new_decoder(Default::default());
+    /// let mut out = [0u8; 16];
+    /// d.decode_to_utf8(b"a\xE2\x82", &mut out, false).unwrap();
+    /// let mut fatal = d.clone();
+    /// fatal.set_error_mode(DecoderErrorMode::Fatal);
+    /// let e = fatal.decode_to_utf8(b"b", &mut out, true).unwrap_err();
+    /// assert_eq!((e.read, e.written), (0, 0)); // E2 82 is malformed before the "b"
+    /// let p = d.decode_to_utf8(b"b", &mut out, true).unwrap();
+    /// assert_eq!((&out[..p.written], p.replaced), ("\u{FFFD}b".as_bytes(), true));
+    /// ```
+    pub fn set_error_mode(&mut self, mode: DecoderErrorMode) {
+        self.options.error_mode = mode;
     }
 
     /// Starts a new stream: the state after construction.

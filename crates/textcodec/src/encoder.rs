@@ -359,6 +359,7 @@ impl core::fmt::Display for EncodeError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for EncodeError {}
 
 /// A streaming encoder: encodes UTF-8 or UTF-16 into caller buffers of bytes in the output

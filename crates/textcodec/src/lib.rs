@@ -80,6 +80,8 @@
 //! - `futures`: `io::DecoderStream`, `io::EncoderStream`.
 //! - `serde`: `&'static Encoding` serializes as its name and deserializes from any label.
 #![no_std]
+// docs.rs (`[package.metadata.docs.rs]`, nightly) marks the items each feature adds.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -93,6 +95,7 @@ mod encoder;
 mod encoding;
 mod hooks;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
 #[cfg(feature = "serde")]
 mod serde_impl;

@@ -18,6 +18,7 @@ use serde::ser::{Serialize, Serializer};
 /// assert_eq!(json, r#"{"charset":"Shift_JIS"}"#);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for Encoding {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
@@ -41,6 +42,7 @@ impl Serialize for Encoding {
 /// assert!(serde_json::from_str::<&'static textcodec::Encoding>(r#""klingon""#).is_err());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for &'static Encoding {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_str(LabelVisitor)

@@ -53,6 +53,7 @@ impl core::fmt::Display for UnknownLabel {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for UnknownLabel {}
 
 /// The lowercase name of `encoding` (one of its labels, as the spec notes).

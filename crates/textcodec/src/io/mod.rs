@@ -6,11 +6,27 @@
 //!   [`DecodeReader::read_str`] handing out whole characters as `&str`.
 //! * [`EncodeWriter`] wraps a [`std::io::Write`] and is itself a [`Write`](std::io::Write)
 //!   that takes UTF-8 text and writes it in the target encoding.
-//! * With the `tokio` feature, [`AsyncDecodeReader`] and [`AsyncEncodeWriter`] do the same over
-//!   `tokio::io::AsyncRead` / `AsyncWrite`.
-//! * With the `futures` feature, [`DecoderStream`] and [`EncoderStream`] turn a `Stream` of byte
-//!   chunks into a `Stream` of `String`s and back, as the Web's `TextDecoderStream` and
-//!   `TextEncoderStream` do.
+// The optional adapters are linked only when their feature is on (the links would be
+// broken in the default documentation).
+#![cfg_attr(
+    feature = "tokio",
+    doc = "* With the `tokio` feature, [`AsyncDecodeReader`] and [`AsyncEncodeWriter`] do the same"
+)]
+#![cfg_attr(
+    not(feature = "tokio"),
+    doc = "* With the `tokio` feature, `AsyncDecodeReader` and `AsyncEncodeWriter` do the same"
+)]
+//!   over `tokio::io::AsyncRead` / `AsyncWrite`.
+#![cfg_attr(
+    feature = "futures",
+    doc = "* With the `futures` feature, [`DecoderStream`] and [`EncoderStream`] turn a `Stream`"
+)]
+#![cfg_attr(
+    not(feature = "futures"),
+    doc = "* With the `futures` feature, `DecoderStream` and `EncoderStream` turn a `Stream`"
+)]
+//!   of byte chunks into a `Stream` of `String`s and back, as the Web's `TextDecoderStream`
+//!   and `TextEncoderStream` do.
 //!
 //! Every adapter allocates its buffers once, when it is built; reading and writing then allocate
 //! nothing (the stream adapters allocate the chunks they hand out, nothing more).
@@ -46,8 +62,10 @@ pub use decode::DecodeReader;
 pub use encode::EncodeWriter;
 pub use errors::{InvalidUtf8, MalformedInput, UnmappableChar};
 #[cfg(feature = "futures")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub use stream::{DecoderStream, DecoderStreamError, EncoderStream, OkChunks};
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use tokio_impl::{AsyncDecodeReader, AsyncEncodeWriter};
 
 /// The default size of the input buffer of readers and of the output buffer of writers.
