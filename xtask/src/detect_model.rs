@@ -78,43 +78,103 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
     ("ISO-8859-6", &["ar"]),
 ];
 
-/// How often each encoding is met on the Web, as a prior cost (0.1 nat): a mild preference
-/// that decides only between encodings the text fits equally well. Hand-set from the
-/// encodings' place in browsers: locale fallbacks first, menu items next, the rest last.
-const ENCODING_PRIOR: [(&str, u16); 32] = [
-    ("windows-1252", 0),
-    ("windows-1251", 5),
-    ("GBK", 5),
-    ("Shift_JIS", 5),
-    ("windows-1250", 8),
-    ("EUC-KR", 8),
-    ("Big5", 8),
-    ("windows-1256", 10),
-    ("windows-1253", 10),
-    ("windows-1255", 10),
-    ("windows-874", 10),
-    ("windows-1254", 10),
-    ("EUC-JP", 10),
-    ("windows-1257", 12),
-    ("KOI8-R", 12),
-    ("ISO-8859-2", 12),
-    ("windows-1258", 12),
-    ("ISO-8859-7", 15),
-    ("ISO-8859-5", 15),
-    ("ISO-8859-6", 15),
-    ("ISO-8859-8", 15),
-    ("KOI8-U", 15),
-    ("IBM866", 15),
-    ("ISO-2022-JP", 15),
-    ("ISO-8859-15", 20),
-    ("ISO-8859-4", 20),
-    ("ISO-8859-13", 20),
-    ("x-mac-cyrillic", 20),
-    ("macintosh", 20),
-    ("ISO-8859-16", 20),
-    ("ISO-8859-3", 20),
-    ("ISO-8859-10", 20),
+/// The prior, P(language) P(encoding | language). How much of the legacy Web each language
+/// had: relative weights, hand-set from the languages' shares of Web content.
+const LANGUAGE_WEIGHT: [(&str, f64); 38] = [
+    ("en", 20.0),
+    ("de", 6.0),
+    ("fr", 5.0),
+    ("es", 6.0),
+    ("pt", 4.0),
+    ("it", 3.0),
+    ("nl", 2.0),
+    ("ca", 0.5),
+    ("sv", 1.0),
+    ("da", 0.7),
+    ("nb", 0.7),
+    ("fi", 0.7),
+    ("is", 0.1),
+    ("pl", 2.0),
+    ("cs", 1.0),
+    ("sk", 0.5),
+    ("sl", 0.3),
+    ("hu", 0.7),
+    ("ro", 0.7),
+    ("sh", 0.5),
+    ("lt", 0.3),
+    ("lv", 0.2),
+    ("tr", 2.0),
+    ("vi", 1.5),
+    ("ru", 6.0),
+    ("uk", 1.0),
+    ("bg", 0.5),
+    ("mk", 0.1),
+    ("el", 0.6),
+    ("he", 0.5),
+    ("ar", 1.0),
+    ("fa", 1.0),
+    ("ur", 0.2),
+    ("th", 0.5),
+    ("zh_hans", 2.0),
+    ("zh_hant", 1.0),
+    ("ja", 4.0),
+    ("ko", 1.0),
 ];
+
+/// Which share of a language's legacy pages each of its encodings had (hand-set: the Windows
+/// code page first, the ISO and other encodings after it).
+const ENCODING_SHARE: [(&str, f64); 32] = [
+    ("windows-1252", 0.85),
+    ("ISO-8859-15", 0.05),
+    ("macintosh", 0.03),
+    ("ISO-8859-10", 0.02),
+    ("windows-1254", 0.85),
+    ("ISO-8859-3", 0.05),
+    ("windows-1250", 0.6),
+    ("ISO-8859-2", 0.35),
+    ("ISO-8859-16", 0.05),
+    ("windows-1257", 0.7),
+    ("ISO-8859-13", 0.2),
+    ("ISO-8859-4", 0.1),
+    ("windows-1258", 1.0),
+    ("windows-874", 1.0),
+    ("windows-1251", 0.7),
+    ("KOI8-R", 0.15),
+    ("KOI8-U", 0.05),
+    ("ISO-8859-5", 0.03),
+    ("IBM866", 0.04),
+    ("x-mac-cyrillic", 0.03),
+    ("windows-1253", 0.7),
+    ("ISO-8859-7", 0.3),
+    ("windows-1255", 0.7),
+    ("ISO-8859-8", 0.3),
+    ("windows-1256", 0.85),
+    ("ISO-8859-6", 0.15),
+    ("GBK", 1.0),
+    ("Big5", 1.0),
+    ("Shift_JIS", 0.6),
+    ("EUC-JP", 0.3),
+    ("ISO-2022-JP", 0.1),
+    ("EUC-KR", 1.0),
+];
+
+/// The prior cost of a language written in an encoding, relative to the most likely pair.
+fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
+    let weight = |l: &str| {
+        LANGUAGE_WEIGHT
+            .iter()
+            .find(|(n, _)| *n == l)
+            .map(|&(_, w)| w)
+            .ok_or_else(|| format!("no weight for {l}"))
+    };
+    let share = ENCODING_SHARE
+        .iter()
+        .find(|(n, _)| *n == encoding)
+        .map(|&(_, s)| s)
+        .ok_or_else(|| format!("no share for {encoding}"))?;
+    let top = weight("en")? * 0.85;
+    Ok((-(weight(language)? * share / top).ln() * SCALE).round() as u16)
+}
 
 /// Top-level domains: the languages of their pages and their browsers' fallback encoding.
 const TLDS: &[(&str, &[&str], &str)] = &[
@@ -264,6 +324,8 @@ fn read_counts(path: &Path) -> Result<Vec<(String, u64)>, String> {
 struct Language {
     /// The non-ASCII letters, class 2 onwards.
     alphabet: Vec<char>,
+    /// The share of non-ASCII characters in the language's text.
+    non_ascii_share: f64,
     /// `costs[a * n + b]`: the cost of class `b` after class `a`.
     costs: Vec<u8>,
 }
@@ -335,8 +397,14 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     letters.truncate(ALPHABET_MAX);
     let mut alphabet: Vec<char> = letters.into_iter().map(|(c, _)| c).collect();
     alphabet.sort();
+    let non_ascii: f64 = unigram
+        .iter()
+        .filter(|(c, _)| !c.is_ascii())
+        .map(|(_, n)| n)
+        .sum();
     let mut lang = Language {
         alphabet,
+        non_ascii_share: non_ascii / total,
         costs: Vec::new(),
     };
     let n = lang.classes();
@@ -517,13 +585,6 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
             .position(|n| n == name)
             .ok_or_else(|| format!("no encoding {name}"))
     };
-    let prior = |name: &str| -> Result<u16, String> {
-        ENCODING_PRIOR
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, p)| p)
-            .ok_or_else(|| format!("no prior for {name}"))
-    };
     let lang_index = |name: &str| -> Result<usize, String> {
         ALPHABETIC
             .iter()
@@ -569,6 +630,28 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     }
     out.push('\n');
 
+    // Latin-script languages: the cost of each ASCII byte between two non-ASCII ones
+    // (capped in the detector), from the share of non-ASCII characters in the language's text.
+    let latin = |l: &str| ALPHABETIC[..24].contains(&l);
+    let gap: Vec<u16> = all_langs
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if latin(l) {
+                let share = languages[i].non_ascii_share;
+                (-(1.0 - share).ln() * SCALE * 100.0).round() as u16
+            } else {
+                0
+            }
+        })
+        .collect();
+    writeln!(
+        out,
+        "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: Latin-script languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n",
+        gap.len()
+    )
+    .unwrap();
+
     // Bigram tables.
     let mut bigrams = Vec::new();
     let mut bigram_offset = Vec::new();
@@ -599,9 +682,8 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
             }
             slot
         });
-        let per_lang_prior =
-            (prior(encoding)? as f64 + (langs.len() as f64).ln() * SCALE).round() as u16;
         for &lang in langs.iter() {
+            let per_lang_prior = prior_cost(lang, encoding)?;
             let li = lang_index(lang)?;
             let language = &languages[li];
             let map_slot = class_maps.len() / 256;
@@ -721,12 +803,12 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     writeln!(
         out,
         "/// Prior costs of the CJK encodings.\npub(crate) const PRIOR_GBK: u16 = {};\npub(crate) const PRIOR_BIG5: u16 = {};\npub(crate) const PRIOR_EUC_JP: u16 = {};\npub(crate) const PRIOR_SHIFT_JIS: u16 = {};\npub(crate) const PRIOR_ISO_2022_JP: u16 = {};\npub(crate) const PRIOR_EUC_KR: u16 = {};\n",
-        prior("GBK")?,
-        prior("Big5")?,
-        prior("EUC-JP")?,
-        prior("Shift_JIS")?,
-        prior("ISO-2022-JP")?,
-        prior("EUC-KR")?,
+        prior_cost("zh_hans", "GBK")?,
+        prior_cost("zh_hant", "Big5")?,
+        prior_cost("ja", "EUC-JP")?,
+        prior_cost("ja", "Shift_JIS")?,
+        prior_cost("ja", "ISO-2022-JP")?,
+        prior_cost("ko", "EUC-KR")?,
     )
     .unwrap();
 

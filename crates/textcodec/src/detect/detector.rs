@@ -28,15 +28,15 @@ const CASE_PENALTY: u32 = 40;
 /// Candidates more than this far behind the best one are dropped (0.1 nat units: 50 nats,
 /// far more than any prior or top-level-domain bonus).
 const PRUNE_MARGIN: u32 = 500;
+/// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
+/// text counts no more than a short gap).
+const GAP_CAP: u32 = 16;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u32 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
 const TLD_LANGUAGE_BONUS: u32 = 40;
 /// The bonus of the top-level domain's usual encoding.
 const TLD_ENCODING_BONUS: u32 = 20;
-/// Scores: probabilities from costs at this temperature (the model's independence
-/// assumptions make raw probabilities overconfident).
-const TEMPERATURE: f64 = 3.0;
 
 /// The structure of a two-byte CJK encoding, following its decoder in the Encoding Standard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,6 +422,10 @@ pub struct Detector {
     utf8: Utf8,
     /// The previous byte (a space before the first one).
     prev: u8,
+    /// ASCII bytes since the last non-ASCII one (up to `GAP_CAP`), and the sum of those
+    /// counts at each non-ASCII byte.
+    gap: u32,
+    gap_sum: u32,
     non_ascii: u32,
     ended: bool,
 }
@@ -486,6 +490,8 @@ impl Detector {
                 upper: 0xBF,
             },
             prev: b' ',
+            gap: 0,
+            gap_sum: 0,
             non_ascii: 0,
             ended: false,
         }
@@ -523,6 +529,7 @@ impl Detector {
                 if n > 0 {
                     i += n;
                     self.prev = bytes[i - 1];
+                    self.gap = self.gap.saturating_add(n as u32).min(GAP_CAP);
                     continue;
                 }
             }
@@ -530,9 +537,22 @@ impl Detector {
             i += 1;
         }
         if last {
-            // The end of the text is a boundary, as a space.
+            // The end of the text is a boundary, as a space; a character cut short by the end
+            // is an error ("end-of-queue" inside a sequence).
             if self.prev >= 0x80 {
                 self.score_pair(self.prev, b' ');
+            }
+            for s in &mut self.cjk {
+                if s.state != 0 {
+                    s.cost = DEAD;
+                }
+            }
+            self.cjk_pending = false;
+            if self.iso_2022_jp.state > 2 {
+                self.iso_2022_jp.cost = DEAD;
+            }
+            if self.utf8.needed != 0 {
+                self.utf8.valid = false;
             }
             self.ended = true;
         }
@@ -559,7 +579,11 @@ impl Detector {
             self.score_pair(self.prev, b);
         }
         self.prev = b;
-        if b >= 0x80 {
+        if b < 0x80 {
+            self.gap = (self.gap + 1).min(GAP_CAP);
+        } else {
+            self.gap_sum += self.gap;
+            self.gap = 0;
             self.non_ascii += 1;
             if self.non_ascii % PRUNE_EVERY == 0 {
                 self.prune();
@@ -594,12 +618,21 @@ impl Detector {
         self.live_len = kept;
     }
 
+    /// A single-byte candidate's cost with its prior and its language's gap cost.
+    #[inline]
+    fn single_total(&self, k: usize) -> u32 {
+        let c = &SINGLE_BYTE[k];
+        let gap = self.gap_sum as u64 * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
+        self.single[k]
+            .saturating_add(u32::from(c.prior))
+            .saturating_add(gap.min(u64::from(DEAD)) as u32)
+    }
+
     /// Drops the candidates hopelessly behind the best one.
     fn prune(&mut self) {
         let mut best = DEAD;
         for j in 0..self.live_len {
-            let k = self.live[j] as usize;
-            best = best.min(self.single[k] + u32::from(SINGLE_BYTE[k].prior));
+            best = best.min(self.single_total(self.live[j] as usize));
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
@@ -610,7 +643,7 @@ impl Detector {
         let mut kept = 0;
         for j in 0..self.live_len {
             let k = self.live[j] as usize;
-            if self.single[k] + u32::from(SINGLE_BYTE[k].prior) <= limit {
+            if self.single_total(k) <= limit {
                 self.live[kept] = k as u8;
                 kept += 1;
             } else {
@@ -639,10 +672,7 @@ impl Detector {
         if let Some(e) = self.by_rule(fallback, allow_utf8) {
             return e;
         }
-        self.best_costs(tld)
-            .iter()
-            .min_by_key(|&&(_, c)| c)
-            .map_or(fallback, |&(e, _)| e)
+        self.ranked(tld).first().map_or(fallback, |&(e, _)| e)
     }
 
     /// Every encoding still possible, best first, each with a score in 0.0..=1.0 (the scores
@@ -665,14 +695,23 @@ impl Detector {
         if let Some(e) = self.by_rule(fallback, allow_utf8) {
             return alloc::vec![(e, 1.0)];
         }
+        let out = self.ranked(tld);
+        if out.is_empty() {
+            return alloc::vec![(fallback, 1.0)];
+        }
+        out
+    }
+
+    /// The live encodings, most probable first: each encoding's probability is the sum of
+    /// its languages' (a softmax of the costs).
+    fn ranked(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, f32)> {
         let costs = self.best_costs(tld);
         let Some(best) = costs.iter().map(|&(_, c)| c).min() else {
-            return alloc::vec![(fallback, 1.0)];
+            return Vec::new();
         };
-        // Each encoding's probability sums its languages' (a softmax of the costs).
         let mut out: Vec<(&'static Encoding, f64)> = Vec::new();
         for &(e, c) in &costs {
-            let w = exp_neg(f64::from(c - best) / (10.0 * TEMPERATURE));
+            let w = exp_neg(f64::from(c - best) / 10.0);
             match out.iter_mut().find(|(x, _)| *x == e) {
                 Some(slot) => slot.1 += w,
                 None => out.push((e, w)),
@@ -683,14 +722,8 @@ impl Detector {
             .into_iter()
             .map(|(e, w)| (e, (w / total) as f32))
             .collect();
+        // Stable: equal scores keep the model's order.
         out.sort_by(|a, b| b.1.total_cmp(&a.1));
-        // The guess (the single best candidate) first, whatever the sums say.
-        if let Some(g) = out
-            .iter()
-            .position(|&(e, _)| e == self.guess(tld, allow_utf8))
-        {
-            out[..=g].rotate_right(1);
-        }
         out
     }
 
@@ -727,10 +760,7 @@ impl Detector {
         for &k in &self.live[..self.live_len] {
             let c = &SINGLE_BYTE[k as usize];
             let e = all[c.encoding as usize];
-            out.push((
-                e,
-                adjust(self.single[k as usize], u32::from(c.prior), c.language, e),
-            ));
+            out.push((e, adjust(self.single_total(k as usize), 0, c.language, e)));
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
@@ -785,4 +815,23 @@ fn exp_neg(x: f64) -> f64 {
         sum *= sum;
     }
     sum
+}
+
+#[doc(hidden)]
+impl Detector {
+    /// Probe (temporary).
+    pub fn probe_costs(&self) -> Vec<(&'static str, &'static str, u32)> {
+        let mut v = Vec::new();
+        for &k in &self.live[..self.live_len] {
+            let c = &SINGLE_BYTE[k as usize];
+            v.push((Encoding::all()[c.encoding as usize].name(), model::LANGUAGES[c.language as usize], self.single[k as usize] + u32::from(c.prior)));
+        }
+        for (kind, s) in CJK.iter().zip(&self.cjk) {
+            if s.cost != DEAD {
+                v.push((kind.encoding().name(), model::LANGUAGES[kind.language() as usize], s.cost + kind.prior()));
+            }
+        }
+        v.sort_by_key(|x| x.2);
+        v
+    }
 }

@@ -16,6 +16,10 @@ pub(crate) const LANG_ZH_HANT: u8 = 35;
 pub(crate) const LANG_JA: u8 = 36;
 pub(crate) const LANG_KO: u8 = 37;
 
+/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per
+/// language: Latin-script languages differ in how much of their text is not ASCII.
+pub(crate) static GAP_COSTS: [u16; 38] = [0, 12, 27, 17, 28, 6, 1, 21, 51, 25, 26, 47, 110, 59, 116, 90, 25, 84, 56, 24, 63, 91, 91, 310, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
 /// A single-byte encoding scored as one language.
 pub(crate) struct SingleByteCandidate {
     /// The encoding's position in `Encoding::all()`.
@@ -39,87 +43,87 @@ pub(crate) const SINGLE_BYTE_COUNT: usize = 81;
 
 /// Every (single-byte encoding, language) candidate.
 pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 81] = [
-    SingleByteCandidate { encoding: 21, language: 0, classes: 4, map: 0, case: 0, bigrams: 0, prior: 26 }, // windows-1252 en
-    SingleByteCandidate { encoding: 21, language: 1, classes: 8, map: 1, case: 0, bigrams: 16, prior: 26 }, // windows-1252 de
-    SingleByteCandidate { encoding: 21, language: 2, classes: 17, map: 2, case: 0, bigrams: 80, prior: 26 }, // windows-1252 fr
-    SingleByteCandidate { encoding: 21, language: 3, classes: 11, map: 3, case: 0, bigrams: 369, prior: 26 }, // windows-1252 es
-    SingleByteCandidate { encoding: 21, language: 4, classes: 16, map: 4, case: 0, bigrams: 490, prior: 26 }, // windows-1252 pt
-    SingleByteCandidate { encoding: 21, language: 5, classes: 10, map: 5, case: 0, bigrams: 746, prior: 26 }, // windows-1252 it
-    SingleByteCandidate { encoding: 21, language: 6, classes: 9, map: 6, case: 0, bigrams: 846, prior: 26 }, // windows-1252 nl
-    SingleByteCandidate { encoding: 21, language: 7, classes: 16, map: 7, case: 0, bigrams: 927, prior: 26 }, // windows-1252 ca
-    SingleByteCandidate { encoding: 21, language: 8, classes: 8, map: 8, case: 0, bigrams: 1183, prior: 26 }, // windows-1252 sv
-    SingleByteCandidate { encoding: 21, language: 9, classes: 8, map: 9, case: 0, bigrams: 1247, prior: 26 }, // windows-1252 da
-    SingleByteCandidate { encoding: 21, language: 10, classes: 8, map: 10, case: 0, bigrams: 1311, prior: 26 }, // windows-1252 nb
-    SingleByteCandidate { encoding: 21, language: 11, classes: 6, map: 11, case: 0, bigrams: 1375, prior: 26 }, // windows-1252 fi
-    SingleByteCandidate { encoding: 21, language: 12, classes: 14, map: 12, case: 0, bigrams: 1411, prior: 26 }, // windows-1252 is
-    SingleByteCandidate { encoding: 13, language: 2, classes: 17, map: 13, case: 1, bigrams: 80, prior: 34 }, // ISO-8859-15 fr
-    SingleByteCandidate { encoding: 13, language: 11, classes: 6, map: 14, case: 1, bigrams: 1375, prior: 34 }, // ISO-8859-15 fi
-    SingleByteCandidate { encoding: 13, language: 1, classes: 8, map: 15, case: 1, bigrams: 16, prior: 34 }, // ISO-8859-15 de
-    SingleByteCandidate { encoding: 13, language: 6, classes: 9, map: 16, case: 1, bigrams: 846, prior: 34 }, // ISO-8859-15 nl
-    SingleByteCandidate { encoding: 17, language: 2, classes: 17, map: 17, case: 2, bigrams: 80, prior: 38 }, // macintosh fr
-    SingleByteCandidate { encoding: 17, language: 1, classes: 8, map: 18, case: 2, bigrams: 16, prior: 38 }, // macintosh de
-    SingleByteCandidate { encoding: 17, language: 3, classes: 11, map: 19, case: 2, bigrams: 369, prior: 38 }, // macintosh es
-    SingleByteCandidate { encoding: 17, language: 4, classes: 16, map: 20, case: 2, bigrams: 490, prior: 38 }, // macintosh pt
-    SingleByteCandidate { encoding: 17, language: 5, classes: 10, map: 21, case: 2, bigrams: 746, prior: 38 }, // macintosh it
-    SingleByteCandidate { encoding: 17, language: 8, classes: 8, map: 22, case: 2, bigrams: 1183, prior: 38 }, // macintosh sv
-    SingleByteCandidate { encoding: 23, language: 22, classes: 12, map: 23, case: 3, bigrams: 3371, prior: 10 }, // windows-1254 tr
-    SingleByteCandidate { encoding: 3, language: 22, classes: 12, map: 24, case: 4, bigrams: 3371, prior: 20 }, // ISO-8859-3 tr
-    SingleByteCandidate { encoding: 10, language: 12, classes: 14, map: 25, case: 5, bigrams: 1411, prior: 36 }, // ISO-8859-10 is
-    SingleByteCandidate { encoding: 10, language: 9, classes: 8, map: 26, case: 5, bigrams: 1247, prior: 36 }, // ISO-8859-10 da
-    SingleByteCandidate { encoding: 10, language: 8, classes: 8, map: 27, case: 5, bigrams: 1183, prior: 36 }, // ISO-8859-10 sv
-    SingleByteCandidate { encoding: 10, language: 10, classes: 8, map: 28, case: 5, bigrams: 1311, prior: 36 }, // ISO-8859-10 nb
-    SingleByteCandidate { encoding: 10, language: 11, classes: 6, map: 29, case: 5, bigrams: 1375, prior: 36 }, // ISO-8859-10 fi
-    SingleByteCandidate { encoding: 14, language: 18, classes: 10, map: 30, case: 6, bigrams: 2796, prior: 36 }, // ISO-8859-16 ro
-    SingleByteCandidate { encoding: 14, language: 13, classes: 13, map: 31, case: 6, bigrams: 1607, prior: 36 }, // ISO-8859-16 pl
-    SingleByteCandidate { encoding: 14, language: 17, classes: 13, map: 32, case: 6, bigrams: 2627, prior: 36 }, // ISO-8859-16 hu
-    SingleByteCandidate { encoding: 14, language: 16, classes: 7, map: 33, case: 6, bigrams: 2578, prior: 36 }, // ISO-8859-16 sl
-    SingleByteCandidate { encoding: 14, language: 19, classes: 9, map: 34, case: 6, bigrams: 2896, prior: 36 }, // ISO-8859-16 sh
+    SingleByteCandidate { encoding: 21, language: 0, classes: 4, map: 0, case: 0, bigrams: 0, prior: 0 }, // windows-1252 en
+    SingleByteCandidate { encoding: 21, language: 1, classes: 8, map: 1, case: 0, bigrams: 16, prior: 12 }, // windows-1252 de
+    SingleByteCandidate { encoding: 21, language: 2, classes: 17, map: 2, case: 0, bigrams: 80, prior: 14 }, // windows-1252 fr
+    SingleByteCandidate { encoding: 21, language: 3, classes: 11, map: 3, case: 0, bigrams: 369, prior: 12 }, // windows-1252 es
+    SingleByteCandidate { encoding: 21, language: 4, classes: 16, map: 4, case: 0, bigrams: 490, prior: 16 }, // windows-1252 pt
+    SingleByteCandidate { encoding: 21, language: 5, classes: 10, map: 5, case: 0, bigrams: 746, prior: 19 }, // windows-1252 it
+    SingleByteCandidate { encoding: 21, language: 6, classes: 9, map: 6, case: 0, bigrams: 846, prior: 23 }, // windows-1252 nl
+    SingleByteCandidate { encoding: 21, language: 7, classes: 16, map: 7, case: 0, bigrams: 927, prior: 37 }, // windows-1252 ca
+    SingleByteCandidate { encoding: 21, language: 8, classes: 8, map: 8, case: 0, bigrams: 1183, prior: 30 }, // windows-1252 sv
+    SingleByteCandidate { encoding: 21, language: 9, classes: 8, map: 9, case: 0, bigrams: 1247, prior: 34 }, // windows-1252 da
+    SingleByteCandidate { encoding: 21, language: 10, classes: 8, map: 10, case: 0, bigrams: 1311, prior: 34 }, // windows-1252 nb
+    SingleByteCandidate { encoding: 21, language: 11, classes: 6, map: 11, case: 0, bigrams: 1375, prior: 34 }, // windows-1252 fi
+    SingleByteCandidate { encoding: 21, language: 12, classes: 14, map: 12, case: 0, bigrams: 1411, prior: 53 }, // windows-1252 is
+    SingleByteCandidate { encoding: 13, language: 2, classes: 17, map: 13, case: 1, bigrams: 80, prior: 42 }, // ISO-8859-15 fr
+    SingleByteCandidate { encoding: 13, language: 11, classes: 6, map: 14, case: 1, bigrams: 1375, prior: 62 }, // ISO-8859-15 fi
+    SingleByteCandidate { encoding: 13, language: 1, classes: 8, map: 15, case: 1, bigrams: 16, prior: 40 }, // ISO-8859-15 de
+    SingleByteCandidate { encoding: 13, language: 6, classes: 9, map: 16, case: 1, bigrams: 846, prior: 51 }, // ISO-8859-15 nl
+    SingleByteCandidate { encoding: 17, language: 2, classes: 17, map: 17, case: 2, bigrams: 80, prior: 47 }, // macintosh fr
+    SingleByteCandidate { encoding: 17, language: 1, classes: 8, map: 18, case: 2, bigrams: 16, prior: 45 }, // macintosh de
+    SingleByteCandidate { encoding: 17, language: 3, classes: 11, map: 19, case: 2, bigrams: 369, prior: 45 }, // macintosh es
+    SingleByteCandidate { encoding: 17, language: 4, classes: 16, map: 20, case: 2, bigrams: 490, prior: 50 }, // macintosh pt
+    SingleByteCandidate { encoding: 17, language: 5, classes: 10, map: 21, case: 2, bigrams: 746, prior: 52 }, // macintosh it
+    SingleByteCandidate { encoding: 17, language: 8, classes: 8, map: 22, case: 2, bigrams: 1183, prior: 63 }, // macintosh sv
+    SingleByteCandidate { encoding: 23, language: 22, classes: 12, map: 23, case: 3, bigrams: 3371, prior: 23 }, // windows-1254 tr
+    SingleByteCandidate { encoding: 3, language: 22, classes: 12, map: 24, case: 4, bigrams: 3371, prior: 51 }, // ISO-8859-3 tr
+    SingleByteCandidate { encoding: 10, language: 12, classes: 14, map: 25, case: 5, bigrams: 1411, prior: 90 }, // ISO-8859-10 is
+    SingleByteCandidate { encoding: 10, language: 9, classes: 8, map: 26, case: 5, bigrams: 1247, prior: 71 }, // ISO-8859-10 da
+    SingleByteCandidate { encoding: 10, language: 8, classes: 8, map: 27, case: 5, bigrams: 1183, prior: 67 }, // ISO-8859-10 sv
+    SingleByteCandidate { encoding: 10, language: 10, classes: 8, map: 28, case: 5, bigrams: 1311, prior: 71 }, // ISO-8859-10 nb
+    SingleByteCandidate { encoding: 10, language: 11, classes: 6, map: 29, case: 5, bigrams: 1375, prior: 71 }, // ISO-8859-10 fi
+    SingleByteCandidate { encoding: 14, language: 18, classes: 10, map: 30, case: 6, bigrams: 2796, prior: 62 }, // ISO-8859-16 ro
+    SingleByteCandidate { encoding: 14, language: 13, classes: 13, map: 31, case: 6, bigrams: 1607, prior: 51 }, // ISO-8859-16 pl
+    SingleByteCandidate { encoding: 14, language: 17, classes: 13, map: 32, case: 6, bigrams: 2627, prior: 62 }, // ISO-8859-16 hu
+    SingleByteCandidate { encoding: 14, language: 16, classes: 7, map: 33, case: 6, bigrams: 2578, prior: 70 }, // ISO-8859-16 sl
+    SingleByteCandidate { encoding: 14, language: 19, classes: 9, map: 34, case: 6, bigrams: 2896, prior: 65 }, // ISO-8859-16 sh
     SingleByteCandidate { encoding: 19, language: 13, classes: 13, map: 35, case: 7, bigrams: 1607, prior: 27 }, // windows-1250 pl
-    SingleByteCandidate { encoding: 19, language: 14, classes: 19, map: 36, case: 7, bigrams: 1776, prior: 27 }, // windows-1250 cs
-    SingleByteCandidate { encoding: 19, language: 15, classes: 21, map: 37, case: 7, bigrams: 2137, prior: 27 }, // windows-1250 sk
-    SingleByteCandidate { encoding: 19, language: 16, classes: 7, map: 38, case: 7, bigrams: 2578, prior: 27 }, // windows-1250 sl
-    SingleByteCandidate { encoding: 19, language: 17, classes: 13, map: 39, case: 7, bigrams: 2627, prior: 27 }, // windows-1250 hu
-    SingleByteCandidate { encoding: 19, language: 18, classes: 10, map: 40, case: 7, bigrams: 2796, prior: 27 }, // windows-1250 ro
-    SingleByteCandidate { encoding: 19, language: 19, classes: 9, map: 41, case: 7, bigrams: 2896, prior: 27 }, // windows-1250 sh
-    SingleByteCandidate { encoding: 2, language: 13, classes: 13, map: 42, case: 8, bigrams: 1607, prior: 31 }, // ISO-8859-2 pl
-    SingleByteCandidate { encoding: 2, language: 14, classes: 19, map: 43, case: 8, bigrams: 1776, prior: 31 }, // ISO-8859-2 cs
-    SingleByteCandidate { encoding: 2, language: 15, classes: 21, map: 44, case: 8, bigrams: 2137, prior: 31 }, // ISO-8859-2 sk
-    SingleByteCandidate { encoding: 2, language: 16, classes: 7, map: 45, case: 8, bigrams: 2578, prior: 31 }, // ISO-8859-2 sl
-    SingleByteCandidate { encoding: 2, language: 17, classes: 13, map: 46, case: 8, bigrams: 2627, prior: 31 }, // ISO-8859-2 hu
-    SingleByteCandidate { encoding: 2, language: 18, classes: 10, map: 47, case: 8, bigrams: 2796, prior: 31 }, // ISO-8859-2 ro
-    SingleByteCandidate { encoding: 2, language: 19, classes: 9, map: 48, case: 8, bigrams: 2896, prior: 31 }, // ISO-8859-2 sh
-    SingleByteCandidate { encoding: 26, language: 20, classes: 13, map: 49, case: 9, bigrams: 2977, prior: 19 }, // windows-1257 lt
-    SingleByteCandidate { encoding: 26, language: 21, classes: 15, map: 50, case: 9, bigrams: 3146, prior: 19 }, // windows-1257 lv
-    SingleByteCandidate { encoding: 11, language: 20, classes: 13, map: 51, case: 10, bigrams: 2977, prior: 27 }, // ISO-8859-13 lt
-    SingleByteCandidate { encoding: 11, language: 21, classes: 15, map: 52, case: 10, bigrams: 3146, prior: 27 }, // ISO-8859-13 lv
-    SingleByteCandidate { encoding: 4, language: 20, classes: 13, map: 53, case: 11, bigrams: 2977, prior: 27 }, // ISO-8859-4 lt
-    SingleByteCandidate { encoding: 4, language: 21, classes: 15, map: 54, case: 11, bigrams: 3146, prior: 27 }, // ISO-8859-4 lv
-    SingleByteCandidate { encoding: 27, language: 23, classes: 26, map: 55, case: 12, bigrams: 3515, prior: 12 }, // windows-1258 vi
-    SingleByteCandidate { encoding: 18, language: 33, classes: 69, map: 56, case: 13, bigrams: 18555, prior: 10 }, // windows-874 th
-    SingleByteCandidate { encoding: 20, language: 24, classes: 37, map: 57, case: 14, bigrams: 4191, prior: 19 }, // windows-1251 ru
-    SingleByteCandidate { encoding: 20, language: 25, classes: 39, map: 58, case: 14, bigrams: 5560, prior: 19 }, // windows-1251 uk
-    SingleByteCandidate { encoding: 20, language: 26, classes: 36, map: 59, case: 14, bigrams: 7081, prior: 19 }, // windows-1251 bg
-    SingleByteCandidate { encoding: 20, language: 27, classes: 38, map: 60, case: 14, bigrams: 8377, prior: 19 }, // windows-1251 mk
-    SingleByteCandidate { encoding: 15, language: 24, classes: 37, map: 61, case: 15, bigrams: 4191, prior: 19 }, // KOI8-R ru
-    SingleByteCandidate { encoding: 15, language: 26, classes: 36, map: 62, case: 15, bigrams: 7081, prior: 19 }, // KOI8-R bg
-    SingleByteCandidate { encoding: 16, language: 25, classes: 39, map: 63, case: 16, bigrams: 5560, prior: 22 }, // KOI8-U uk
-    SingleByteCandidate { encoding: 16, language: 24, classes: 37, map: 64, case: 16, bigrams: 4191, prior: 22 }, // KOI8-U ru
-    SingleByteCandidate { encoding: 5, language: 24, classes: 37, map: 65, case: 17, bigrams: 4191, prior: 26 }, // ISO-8859-5 ru
-    SingleByteCandidate { encoding: 5, language: 26, classes: 36, map: 66, case: 17, bigrams: 7081, prior: 26 }, // ISO-8859-5 bg
-    SingleByteCandidate { encoding: 5, language: 27, classes: 38, map: 67, case: 17, bigrams: 8377, prior: 26 }, // ISO-8859-5 mk
-    SingleByteCandidate { encoding: 1, language: 24, classes: 37, map: 68, case: 18, bigrams: 4191, prior: 22 }, // IBM866 ru
-    SingleByteCandidate { encoding: 1, language: 25, classes: 39, map: 69, case: 18, bigrams: 5560, prior: 22 }, // IBM866 uk
-    SingleByteCandidate { encoding: 28, language: 24, classes: 37, map: 70, case: 19, bigrams: 4191, prior: 31 }, // x-mac-cyrillic ru
-    SingleByteCandidate { encoding: 28, language: 25, classes: 39, map: 71, case: 19, bigrams: 5560, prior: 31 }, // x-mac-cyrillic uk
-    SingleByteCandidate { encoding: 28, language: 26, classes: 36, map: 72, case: 19, bigrams: 7081, prior: 31 }, // x-mac-cyrillic bg
-    SingleByteCandidate { encoding: 22, language: 28, classes: 38, map: 73, case: 20, bigrams: 9821, prior: 10 }, // windows-1253 el
-    SingleByteCandidate { encoding: 7, language: 28, classes: 38, map: 74, case: 21, bigrams: 9821, prior: 15 }, // ISO-8859-7 el
-    SingleByteCandidate { encoding: 24, language: 29, classes: 31, map: 75, case: 22, bigrams: 11265, prior: 10 }, // windows-1255 he
-    SingleByteCandidate { encoding: 8, language: 29, classes: 31, map: 76, case: 23, bigrams: 11265, prior: 15 }, // ISO-8859-8 he
-    SingleByteCandidate { encoding: 25, language: 30, classes: 40, map: 77, case: 24, bigrams: 12226, prior: 21 }, // windows-1256 ar
-    SingleByteCandidate { encoding: 25, language: 31, classes: 45, map: 78, case: 24, bigrams: 13826, prior: 21 }, // windows-1256 fa
-    SingleByteCandidate { encoding: 25, language: 32, classes: 52, map: 79, case: 24, bigrams: 15851, prior: 21 }, // windows-1256 ur
-    SingleByteCandidate { encoding: 6, language: 30, classes: 40, map: 80, case: 25, bigrams: 12226, prior: 15 }, // ISO-8859-6 ar
+    SingleByteCandidate { encoding: 19, language: 14, classes: 19, map: 36, case: 7, bigrams: 1776, prior: 33 }, // windows-1250 cs
+    SingleByteCandidate { encoding: 19, language: 15, classes: 21, map: 37, case: 7, bigrams: 2137, prior: 40 }, // windows-1250 sk
+    SingleByteCandidate { encoding: 19, language: 16, classes: 7, map: 38, case: 7, bigrams: 2578, prior: 45 }, // windows-1250 sl
+    SingleByteCandidate { encoding: 19, language: 17, classes: 13, map: 39, case: 7, bigrams: 2627, prior: 37 }, // windows-1250 hu
+    SingleByteCandidate { encoding: 19, language: 18, classes: 10, map: 40, case: 7, bigrams: 2796, prior: 37 }, // windows-1250 ro
+    SingleByteCandidate { encoding: 19, language: 19, classes: 9, map: 41, case: 7, bigrams: 2896, prior: 40 }, // windows-1250 sh
+    SingleByteCandidate { encoding: 2, language: 13, classes: 13, map: 42, case: 8, bigrams: 1607, prior: 32 }, // ISO-8859-2 pl
+    SingleByteCandidate { encoding: 2, language: 14, classes: 19, map: 43, case: 8, bigrams: 1776, prior: 39 }, // ISO-8859-2 cs
+    SingleByteCandidate { encoding: 2, language: 15, classes: 21, map: 44, case: 8, bigrams: 2137, prior: 46 }, // ISO-8859-2 sk
+    SingleByteCandidate { encoding: 2, language: 16, classes: 7, map: 45, case: 8, bigrams: 2578, prior: 51 }, // ISO-8859-2 sl
+    SingleByteCandidate { encoding: 2, language: 17, classes: 13, map: 46, case: 8, bigrams: 2627, prior: 42 }, // ISO-8859-2 hu
+    SingleByteCandidate { encoding: 2, language: 18, classes: 10, map: 47, case: 8, bigrams: 2796, prior: 42 }, // ISO-8859-2 ro
+    SingleByteCandidate { encoding: 2, language: 19, classes: 9, map: 48, case: 8, bigrams: 2896, prior: 46 }, // ISO-8859-2 sh
+    SingleByteCandidate { encoding: 26, language: 20, classes: 13, map: 49, case: 9, bigrams: 2977, prior: 44 }, // windows-1257 lt
+    SingleByteCandidate { encoding: 26, language: 21, classes: 15, map: 50, case: 9, bigrams: 3146, prior: 48 }, // windows-1257 lv
+    SingleByteCandidate { encoding: 11, language: 20, classes: 13, map: 51, case: 10, bigrams: 2977, prior: 56 }, // ISO-8859-13 lt
+    SingleByteCandidate { encoding: 11, language: 21, classes: 15, map: 52, case: 10, bigrams: 3146, prior: 61 }, // ISO-8859-13 lv
+    SingleByteCandidate { encoding: 4, language: 20, classes: 13, map: 53, case: 11, bigrams: 2977, prior: 63 }, // ISO-8859-4 lt
+    SingleByteCandidate { encoding: 4, language: 21, classes: 15, map: 54, case: 11, bigrams: 3146, prior: 67 }, // ISO-8859-4 lv
+    SingleByteCandidate { encoding: 27, language: 23, classes: 26, map: 55, case: 12, bigrams: 3515, prior: 24 }, // windows-1258 vi
+    SingleByteCandidate { encoding: 18, language: 33, classes: 69, map: 56, case: 13, bigrams: 18555, prior: 35 }, // windows-874 th
+    SingleByteCandidate { encoding: 20, language: 24, classes: 37, map: 57, case: 14, bigrams: 4191, prior: 14 }, // windows-1251 ru
+    SingleByteCandidate { encoding: 20, language: 25, classes: 39, map: 58, case: 14, bigrams: 5560, prior: 32 }, // windows-1251 uk
+    SingleByteCandidate { encoding: 20, language: 26, classes: 36, map: 59, case: 14, bigrams: 7081, prior: 39 }, // windows-1251 bg
+    SingleByteCandidate { encoding: 20, language: 27, classes: 38, map: 60, case: 14, bigrams: 8377, prior: 55 }, // windows-1251 mk
+    SingleByteCandidate { encoding: 15, language: 24, classes: 37, map: 61, case: 15, bigrams: 4191, prior: 29 }, // KOI8-R ru
+    SingleByteCandidate { encoding: 15, language: 26, classes: 36, map: 62, case: 15, bigrams: 7081, prior: 54 }, // KOI8-R bg
+    SingleByteCandidate { encoding: 16, language: 25, classes: 39, map: 63, case: 16, bigrams: 5560, prior: 58 }, // KOI8-U uk
+    SingleByteCandidate { encoding: 16, language: 24, classes: 37, map: 64, case: 16, bigrams: 4191, prior: 40 }, // KOI8-U ru
+    SingleByteCandidate { encoding: 5, language: 24, classes: 37, map: 65, case: 17, bigrams: 4191, prior: 45 }, // ISO-8859-5 ru
+    SingleByteCandidate { encoding: 5, language: 26, classes: 36, map: 66, case: 17, bigrams: 7081, prior: 70 }, // ISO-8859-5 bg
+    SingleByteCandidate { encoding: 5, language: 27, classes: 38, map: 67, case: 17, bigrams: 8377, prior: 86 }, // ISO-8859-5 mk
+    SingleByteCandidate { encoding: 1, language: 24, classes: 37, map: 68, case: 18, bigrams: 4191, prior: 43 }, // IBM866 ru
+    SingleByteCandidate { encoding: 1, language: 25, classes: 39, map: 69, case: 18, bigrams: 5560, prior: 61 }, // IBM866 uk
+    SingleByteCandidate { encoding: 28, language: 24, classes: 37, map: 70, case: 19, bigrams: 4191, prior: 45 }, // x-mac-cyrillic ru
+    SingleByteCandidate { encoding: 28, language: 25, classes: 39, map: 71, case: 19, bigrams: 5560, prior: 63 }, // x-mac-cyrillic uk
+    SingleByteCandidate { encoding: 28, language: 26, classes: 36, map: 72, case: 19, bigrams: 7081, prior: 70 }, // x-mac-cyrillic bg
+    SingleByteCandidate { encoding: 22, language: 28, classes: 38, map: 73, case: 20, bigrams: 9821, prior: 37 }, // windows-1253 el
+    SingleByteCandidate { encoding: 7, language: 28, classes: 38, map: 74, case: 21, bigrams: 9821, prior: 45 }, // ISO-8859-7 el
+    SingleByteCandidate { encoding: 24, language: 29, classes: 31, map: 75, case: 22, bigrams: 11265, prior: 39 }, // windows-1255 he
+    SingleByteCandidate { encoding: 8, language: 29, classes: 31, map: 76, case: 23, bigrams: 11265, prior: 47 }, // ISO-8859-8 he
+    SingleByteCandidate { encoding: 25, language: 30, classes: 40, map: 77, case: 24, bigrams: 12226, prior: 30 }, // windows-1256 ar
+    SingleByteCandidate { encoding: 25, language: 31, classes: 45, map: 78, case: 24, bigrams: 13826, prior: 30 }, // windows-1256 fa
+    SingleByteCandidate { encoding: 25, language: 32, classes: 52, map: 79, case: 24, bigrams: 15851, prior: 46 }, // windows-1256 ur
+    SingleByteCandidate { encoding: 6, language: 30, classes: 40, map: 80, case: 25, bigrams: 12226, prior: 47 }, // ISO-8859-6 ar
 ];
 
 /// Byte-to-class maps, 256 entries per candidate (255: the byte is impossible).
@@ -5564,12 +5568,12 @@ pub(crate) const JIS0212: u8 = 138;
 pub(crate) const GB18030_FOUR_BYTE: u8 = 138;
 
 /// Prior costs of the CJK encodings.
-pub(crate) const PRIOR_GBK: u16 = 5;
-pub(crate) const PRIOR_BIG5: u16 = 8;
-pub(crate) const PRIOR_EUC_JP: u16 = 10;
-pub(crate) const PRIOR_SHIFT_JIS: u16 = 5;
-pub(crate) const PRIOR_ISO_2022_JP: u16 = 15;
-pub(crate) const PRIOR_EUC_KR: u16 = 8;
+pub(crate) const PRIOR_GBK: u16 = 21;
+pub(crate) const PRIOR_BIG5: u16 = 28;
+pub(crate) const PRIOR_EUC_JP: u16 = 27;
+pub(crate) const PRIOR_SHIFT_JIS: u16 = 20;
+pub(crate) const PRIOR_ISO_2022_JP: u16 = 37;
+pub(crate) const PRIOR_EUC_KR: u16 = 28;
 
 /// Top-level domains (sorted): the languages of their pages (bit `i` for `LANGUAGES[i]`)
 /// and their browsers' fallback encoding (its position in `Encoding::all()`).
