@@ -77,6 +77,28 @@ def to_windows_1258_form(word):
     return "".join(out)
 
 
+def restore_casefolding(lang):
+    """wordfreq case-folds its words (str.casefold), which turns German ß into "ss" and Greek
+    final sigma into σ. Undo what can be undone: Greek σ at the end of a word is ς; German
+    "ss" after a diphthong (weiß, außen, heißen) and in a few common stems (groß, Straße, Fuß,
+    Gruß, süß, Spaß, bloß, Stoß, gemäß) is ß."""
+    if lang == "el":
+        return lambda w: w[:-1] + "ς" if w.endswith("σ") else w
+    if lang == "de":
+        stems = ["gross", "strass", "fuss", "grüss", "gruss", "süss", "spass", "bloss", "stoss", "gemäss"]
+
+        def de(w):
+            for stem in stems:
+                if stem in w:
+                    w = w.replace(stem, stem[:-2] + "ß")
+            for d in ["ei", "au", "eu", "äu", "ie"]:
+                w = w.replace(d + "ss", d + "ß")
+            return w
+
+        return de
+    return None
+
+
 def bigrams(freqs, transform=None):
     counts = Counter()
     for word, f in freqs:
@@ -123,7 +145,7 @@ def main():
     src = f"wordfreq {WORDFREQ_VERSION} (CC BY-SA 4.0)"
     for lang in ALPHABETIC:
         freqs = wordfreq.get_frequency_dict(lang, wordlist="best").items()
-        transform = to_windows_1258_form if lang == "vi" else None
+        transform = to_windows_1258_form if lang == "vi" else restore_casefolding(lang)
         write(lang, bigrams(freqs, transform), f"{src}, language {lang}, character bigrams")
     for lang in CJK:
         freqs = wordfreq.get_frequency_dict(lang, wordlist="best").items()

@@ -341,7 +341,8 @@ impl Language {
         self.alphabet.len() + 3
     }
     fn class_of(&self, c: char) -> usize {
-        if c.is_ascii_alphabetic() {
+        if fold(c).is_ascii_alphabetic() {
+            // Turkish İ is the capital of i.
             1
         } else if c.is_ascii() {
             0

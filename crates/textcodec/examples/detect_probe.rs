@@ -4,5 +4,7 @@ fn main() {
     let bytes = textcodec::encode(&args[2], enc).0.into_owned();
     let mut d = textcodec::detect::Detector::new();
     d.feed(&bytes, true);
-    for (e, l, c) in d.probe_costs().iter().take(12) { println!("{e} {l} {c}"); }
+    for (e, l, c) in d.probe_costs().iter().take(12) {
+        println!("{e} {l} {c}");
+    }
 }

@@ -229,17 +229,19 @@ fn valid_utf8_with_non_ascii_is_utf8_when_allowed() {
 }
 
 #[test]
-fn valid_utf8_without_permission_is_the_tlds_encoding() {
-    let bytes = corpus("ru.txt");
-    assert_eq!(
-        detect(bytes.as_bytes(), None, false),
-        textcodec::WINDOWS_1252
-    );
-    assert_eq!(
-        detect(bytes.as_bytes(), Some(b"ru"), false),
-        textcodec::WINDOWS_1251
-    );
-    assert!(detect(bytes.as_bytes(), Some(b"ru"), false) != textcodec::UTF_8);
+fn utf8_is_never_the_answer_when_not_allowed() {
+    for name in ["ru.txt", "ja.txt", "de.txt", "zh_tw.txt"] {
+        let text = corpus(name);
+        for tld in [None, Some(&b"ru"[..]), Some(b"jp")] {
+            let mut d = Detector::new();
+            d.feed(text.as_bytes(), true);
+            assert_ne!(d.guess(tld, false), textcodec::UTF_8);
+            assert!(d
+                .candidates(tld, false)
+                .iter()
+                .all(|&(e, _)| e != textcodec::UTF_8));
+        }
+    }
 }
 
 #[test]

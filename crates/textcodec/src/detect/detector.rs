@@ -30,7 +30,7 @@ const CASE_PENALTY: u32 = 40;
 const PRUNE_MARGIN: u32 = 500;
 /// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
 /// text counts no more than a short gap).
-const GAP_CAP: u32 = 16;
+const GAP_CAP: u32 = 64;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u32 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
@@ -745,13 +745,16 @@ impl Detector {
     /// top-level domain's bonuses.
     fn best_costs(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, u32)> {
         let (fallback, languages) = tld_info(tld);
+        // Only a known domain's usual encoding gets a bonus (windows-1252 is the fallback of
+        // unknown and generic ones for ASCII-only input, not a hint).
+        let hinted = languages != 0 || fallback != WINDOWS_1252;
         let all = Encoding::all();
         let adjust = |cost: u32, prior: u32, language: u8, encoding: &'static Encoding| {
             let mut c = cost + prior + TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS;
             if languages & (1 << language) != 0 {
                 c -= TLD_LANGUAGE_BONUS;
             }
-            if encoding == fallback {
+            if hinted && encoding == fallback {
                 c -= TLD_ENCODING_BONUS;
             }
             c
@@ -824,11 +827,19 @@ impl Detector {
         let mut v = Vec::new();
         for &k in &self.live[..self.live_len] {
             let c = &SINGLE_BYTE[k as usize];
-            v.push((Encoding::all()[c.encoding as usize].name(), model::LANGUAGES[c.language as usize], self.single[k as usize] + u32::from(c.prior)));
+            v.push((
+                Encoding::all()[c.encoding as usize].name(),
+                model::LANGUAGES[c.language as usize],
+                self.single[k as usize] + u32::from(c.prior),
+            ));
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
-                v.push((kind.encoding().name(), model::LANGUAGES[kind.language() as usize], s.cost + kind.prior()));
+                v.push((
+                    kind.encoding().name(),
+                    model::LANGUAGES[kind.language() as usize],
+                    s.cost + kind.prior(),
+                ));
             }
         }
         v.sort_by_key(|x| x.2);
