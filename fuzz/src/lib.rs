@@ -734,10 +734,14 @@ pub fn text_encoder(data: &[u8]) {
 }
 
 /// All targets, by name (for the smoke runner).
+mod detect;
+pub use detect::detect;
+
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("decode", decode),
     ("encode", encode),
     ("hooks", hooks),
     ("text_decoder", text_decoder),
     ("text_encoder", text_encoder),
+    ("detect", detect),
 ];

@@ -791,6 +791,20 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
             (8836..=10715).contains(&p).then_some(cost(1e-8))
         }),
     );
+    // JIS X 0212 in EUC-JP: which pointers have a character (bit `p % 8` of byte `p / 8`).
+    let jis0212 = read_index(&whatwg, "jis0212")?;
+    let mut valid = vec![0u8; 8836usize.div_ceil(8)];
+    for &(p, _) in &jis0212 {
+        if (p as usize) < 8836 {
+            valid[p as usize / 8] |= 1 << (p % 8);
+        }
+    }
+    emit_bytes(
+        &mut out,
+        "/// index jis0212: bit `p % 8` of byte `p / 8` is set where pointer `p` has a character.",
+        "JIS0212_VALID",
+        &valid,
+    );
     writeln!(
         out,
         "/// The cost of a half-width katakana (rare in text since the 1990s).\npub(crate) const HALF_WIDTH_KATAKANA: u8 = {};\n\
