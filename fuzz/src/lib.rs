@@ -733,10 +733,10 @@ pub fn text_encoder(data: &[u8]) {
     assert_eq!(out, text.as_bytes());
 }
 
-/// All targets, by name (for the smoke runner).
 mod detect;
 pub use detect::detect;
 
+/// All targets, by name (for the smoke runner).
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("decode", decode),
     ("encode", encode),
