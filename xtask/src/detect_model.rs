@@ -631,14 +631,14 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     }
     out.push('\n');
 
-    // Latin-script languages: the cost of each ASCII byte between two non-ASCII ones
-    // (capped in the detector), from the share of non-ASCII characters in the language's text.
-    let latin = |l: &str| ALPHABETIC[..24].contains(&l);
+    // The cost of each ASCII byte between two non-ASCII ones (capped in the detector), from
+    // the share of non-ASCII characters in the language's text.
+    let latin = ALPHABETIC[..24].len();
     let gap: Vec<u16> = all_langs
         .iter()
         .enumerate()
-        .map(|(i, l)| {
-            if latin(l) {
+        .map(|(i, _)| {
+            if i < languages.len() {
                 let share = languages[i].non_ascii_share;
                 (-(1.0 - share).ln() * SCALE * 100.0).round() as u16
             } else {
@@ -648,7 +648,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         .collect();
     writeln!(
         out,
-        "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: Latin-script languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n",
+        "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n\n/// The languages before this one are written in Latin letters (their gaps count further).\npub(crate) const LATIN_LANGUAGES: u8 = {latin};\n",
         gap.len()
     )
     .unwrap();

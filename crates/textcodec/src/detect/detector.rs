@@ -29,8 +29,10 @@ const CASE_PENALTY: u32 = 40;
 /// far more than any prior or top-level-domain bonus).
 const PRUNE_MARGIN: u32 = 500;
 /// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
-/// text counts no more than a short gap).
+/// text counts no more than a short gap): further for Latin-script languages, whose words
+/// are often all ASCII, than for the others, whose text around markup is still ASCII.
 const GAP_CAP: u32 = 64;
+const GAP_CAP_NON_LATIN: u32 = 8;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u32 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
@@ -465,6 +467,7 @@ pub struct Detector {
     /// counts at each non-ASCII byte.
     gap: u32,
     gap_sum: u32,
+    gap_sum_non_latin: u32,
     non_ascii: u32,
     ended: bool,
     /// Candidate updates made so far (for the fuzz target's linear-time check).
@@ -536,6 +539,7 @@ impl Detector {
             prev: b' ',
             gap: 0,
             gap_sum: 0,
+            gap_sum_non_latin: 0,
             non_ascii: 0,
             ended: false,
             work: 0,
@@ -639,6 +643,7 @@ impl Detector {
             self.gap = (self.gap + 1).min(GAP_CAP);
         } else {
             self.gap_sum += self.gap;
+            self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
             self.gap = 0;
             self.non_ascii += 1;
             if self.non_ascii % PRUNE_EVERY == 0 {
@@ -679,7 +684,12 @@ impl Detector {
     #[inline]
     fn single_total(&self, k: usize) -> u32 {
         let c = &SINGLE_BYTE[k];
-        let gap = self.gap_sum as u64 * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
+        let sum = if c.language < model::LATIN_LANGUAGES {
+            self.gap_sum
+        } else {
+            self.gap_sum_non_latin
+        };
+        let gap = u64::from(sum) * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
         self.single[k]
             .saturating_add(u32::from(c.prior))
             .saturating_add(gap.min(u64::from(DEAD)) as u32)

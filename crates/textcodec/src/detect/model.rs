@@ -17,8 +17,11 @@ pub(crate) const LANG_JA: u8 = 36;
 pub(crate) const LANG_KO: u8 = 37;
 
 /// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per
-/// language: Latin-script languages differ in how much of their text is not ASCII.
-pub(crate) static GAP_COSTS: [u16; 38] = [0, 13, 27, 17, 28, 6, 1, 21, 51, 25, 26, 47, 110, 59, 116, 90, 25, 84, 56, 24, 63, 91, 91, 310, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// language: languages differ in how much of their text is not ASCII.
+pub(crate) static GAP_COSTS: [u16; 38] = [0, 13, 27, 17, 28, 6, 1, 21, 51, 25, 26, 47, 110, 59, 116, 90, 25, 84, 56, 24, 63, 91, 91, 310, 1809, 1731, 1633, 1682, 1659, 1607, 1658, 1529, 1484, 1581, 0, 0, 0, 0];
+
+/// The languages before this one are written in Latin letters (their gaps count further).
+pub(crate) const LATIN_LANGUAGES: u8 = 24;
 
 /// A single-byte encoding scored as one language.
 pub(crate) struct SingleByteCandidate {
