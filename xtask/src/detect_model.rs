@@ -273,12 +273,23 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation and symbols common in text of any language.
-const PUNCTUATION: [u32; 33] = [
-    0xA0, 0xA1, 0xA3, 0xA7, 0xA9, 0xAB, 0xAE, 0xB0, 0xB1, 0xB2, 0xB3, 0xB7, 0xBB, 0xBC, 0xBD, 0xBE,
-    0xBF, 0xD7, 0x2013, 0x2014, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2022, 0x2026,
-    0x2039, 0x203A, 0x20AC, 0x2122, 0x2116,
+/// Non-ASCII punctuation common in text of any language that opens something or joins
+/// letters: what follows it is what follows a space (no-break space, opening quotes and
+/// marks, the apostrophe, the middle dot of Catalan).
+const OPENING: [u32; 11] = [
+    0xA0, 0xA1, 0xAB, 0xB7, 0xBF, 0x2018, 0x2019, 0x201A, 0x201C, 0x201E, 0x2039,
 ];
+
+/// Non-ASCII punctuation and symbols common in text of any language that close something or
+/// stand alone: a letter right after one is unusual.
+const CLOSING: [u32; 24] = [
+    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xB2, 0xB3, 0xBB, 0xBC, 0xBD, 0xBE, 0xD7, 0x2013,
+    0x2014, 0x201D, 0x2022, 0x2026, 0x203A, 0x20AC, 0x2122, 0x2116, 0xB5, 0xA5,
+];
+
+fn is_punctuation(c: char) -> bool {
+    OPENING.contains(&(c as u32)) || CLOSING.contains(&(c as u32))
+}
 
 /// A letter's place in its language's alphabet: lower case, and the Romanian letters with
 /// comma below as one with their cedilla forms (legacy encodings have only the latter).
@@ -332,13 +343,16 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
-        self.alphabet.len() + 4
+        self.alphabet.len() + 5
     }
-    fn punctuation(&self) -> usize {
+    fn opening(&self) -> usize {
         self.alphabet.len() + 2
     }
-    fn rare(&self) -> usize {
+    fn closing(&self) -> usize {
         self.alphabet.len() + 3
+    }
+    fn rare(&self) -> usize {
+        self.alphabet.len() + 4
     }
     fn class_of(&self, c: char) -> usize {
         if fold(c).is_ascii_alphabetic() {
@@ -348,8 +362,10 @@ impl Language {
             0
         } else if let Some(i) = self.alphabet.iter().position(|&a| a == fold(c)) {
             i + 2
-        } else if PUNCTUATION.contains(&(c as u32)) {
-            self.punctuation()
+        } else if OPENING.contains(&(c as u32)) {
+            self.opening()
+        } else if CLOSING.contains(&(c as u32)) {
+            self.closing()
         } else {
             self.rare()
         }
@@ -366,6 +382,8 @@ const SMOOTHING: f64 = 0.01;
 const RARE_PROBABILITY: f64 = 2e-6;
 /// Common punctuation: its share of the places where a word boundary could be.
 const PUNCTUATION_SHARE: f64 = 0.03;
+/// How much less likely a letter is right after closing punctuation than after a space.
+const AFTER_CLOSING: f64 = 0.05;
 
 fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
@@ -389,7 +407,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
                 // Arabic points) are letters of their alphabet too.
                 !c.is_ascii()
                     && **n / total >= ALPHABET_SHARE
-                    && !PUNCTUATION.contains(&(**c as u32))
+                    && !is_punctuation(**c)
             }
         })
         .map(|(&c, &n)| (c, n))
@@ -425,7 +443,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let unigram: Vec<f64> = class_total.iter().map(|&c| c / all + floor).collect();
     let usum: f64 = unigram.iter().sum();
     let unigram: Vec<f64> = unigram.iter().map(|u| u / usum).collect();
-    let (punct, rare) = (lang.punctuation(), lang.rare());
+    let (opening, closing, rare) = (lang.opening(), lang.closing(), lang.rare());
     let mut p = vec![0.0f64; n * n];
     for a in 0..n {
         let row: f64 = (0..n).map(|b| counts[a * n + b]).sum();
@@ -438,15 +456,30 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
             p[a * n + b] = (1.0 - SMOOTHING) * ml + SMOOTHING * unigram[b];
         }
     }
-    // Punctuation stands where a boundary (class 0) could, and is followed as a boundary is;
-    // anything rare is followed as a boundary is.
+    // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
+    // comes after a space or a letter's word boundary and is followed as a space is; closing
+    // punctuation and symbols come where a word ends and are followed by a space far more
+    // often than by a letter; anything rare is followed by either.
+    let after_space: Vec<f64> = (0..n).map(|b| p[b] / (1.0 - p[0])).collect();
     for a in 0..n {
-        p[a * n + punct] = p[a * n] * PUNCTUATION_SHARE;
+        let boundary = if a == 0 { 1.0 } else { p[a * n] };
+        p[a * n + opening] = boundary * PUNCTUATION_SHARE;
+        p[a * n + closing] = boundary * PUNCTUATION_SHARE;
         p[a * n + rare] = RARE_PROBABILITY;
     }
+    let mut rows = vec![0.0f64; 3 * n];
+    for b in 1..n {
+        rows[b] = 0.7 * after_space[b];
+        rows[n + b] = AFTER_CLOSING * after_space[b];
+        rows[2 * n + b] = 0.5 * after_space[b];
+    }
+    rows[0] = 0.3;
+    rows[n] = 1.0 - AFTER_CLOSING;
+    rows[2 * n] = 0.5;
     for b in 0..n {
-        p[punct * n + b] = p[b];
-        p[rare * n + b] = p[b];
+        p[opening * n + b] = rows[b];
+        p[closing * n + b] = rows[n + b];
+        p[rare * n + b] = rows[2 * n + b];
     }
     lang.costs = p.iter().map(|&x| cost(x)).collect();
     Ok(lang)
