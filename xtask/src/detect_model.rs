@@ -273,22 +273,31 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation common in text of any language that opens something or joins
-/// letters: what follows it is what follows a space (no-break space, opening quotes and
-/// marks, the apostrophe, the middle dot of Catalan).
-const OPENING: [u32; 11] = [
-    0xA0, 0xA1, 0xAB, 0xB7, 0xBF, 0x2018, 0x2019, 0x201A, 0x201C, 0x201E, 0x2039,
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
+/// joining letters), followed as a space is; closing punctuation and symbols, followed by a
+/// space far more often than by a letter; each common or uncommon. Others are rare.
+const OPENING_COMMON: [u32; 6] = [0xA0, 0xAB, 0xB7, 0x2019, 0x201C, 0x201E];
+const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
+const CLOSING_COMMON: [u32; 6] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC];
+const CLOSING_UNCOMMON: [u32; 13] = [
+    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
 
-/// Non-ASCII punctuation and symbols common in text of any language that close something or
-/// stand alone: a letter right after one is unusual.
-const CLOSING: [u32; 24] = [
-    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xB2, 0xB3, 0xBB, 0xBC, 0xBD, 0xBE, 0xD7, 0x2013,
-    0x2014, 0x201D, 0x2022, 0x2026, 0x203A, 0x20AC, 0x2122, 0x2116, 0xB5, 0xA5,
-];
+/// The punctuation class (0 to 3 as above) of a character, if any.
+fn punctuation_class(c: char) -> Option<usize> {
+    let c = c as u32;
+    [
+        &OPENING_COMMON[..],
+        &OPENING_UNCOMMON,
+        &CLOSING_COMMON,
+        &CLOSING_UNCOMMON,
+    ]
+    .iter()
+    .position(|set| set.contains(&c))
+}
 
 fn is_punctuation(c: char) -> bool {
-    OPENING.contains(&(c as u32)) || CLOSING.contains(&(c as u32))
+    punctuation_class(c).is_some()
 }
 
 /// A letter's place in its language's alphabet: lower case, and the Romanian letters with
@@ -343,16 +352,14 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
-        self.alphabet.len() + 5
+        self.alphabet.len() + 7
     }
-    fn opening(&self) -> usize {
+    /// The first of the four punctuation classes.
+    fn punctuation(&self) -> usize {
         self.alphabet.len() + 2
     }
-    fn closing(&self) -> usize {
-        self.alphabet.len() + 3
-    }
     fn rare(&self) -> usize {
-        self.alphabet.len() + 4
+        self.alphabet.len() + 6
     }
     fn class_of(&self, c: char) -> usize {
         if fold(c).is_ascii_alphabetic() {
@@ -362,10 +369,8 @@ impl Language {
             0
         } else if let Some(i) = self.alphabet.iter().position(|&a| a == fold(c)) {
             i + 2
-        } else if OPENING.contains(&(c as u32)) {
-            self.opening()
-        } else if CLOSING.contains(&(c as u32)) {
-            self.closing()
+        } else if let Some(p) = punctuation_class(c) {
+            self.punctuation() + p
         } else {
             self.rare()
         }
@@ -380,8 +385,10 @@ const ALPHABET_MAX: usize = 96;
 const SMOOTHING: f64 = 0.01;
 /// The probability of a character outside the language's alphabet and the punctuation.
 const RARE_PROBABILITY: f64 = 2e-6;
-/// Common punctuation: its share of the places where a word boundary could be.
-const PUNCTUATION_SHARE: f64 = 0.03;
+/// Punctuation: the share of each common and each uncommon mark of the places where a word
+/// boundary could be.
+const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
+const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
 /// How much less likely a letter is right after closing punctuation than after a space.
 const AFTER_CLOSING: f64 = 0.05;
 
@@ -443,7 +450,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let unigram: Vec<f64> = class_total.iter().map(|&c| c / all + floor).collect();
     let usum: f64 = unigram.iter().sum();
     let unigram: Vec<f64> = unigram.iter().map(|u| u / usum).collect();
-    let (opening, closing, rare) = (lang.opening(), lang.closing(), lang.rare());
+    let (punctuation, rare) = (lang.punctuation(), lang.rare());
     let mut p = vec![0.0f64; n * n];
     for a in 0..n {
         let row: f64 = (0..n).map(|b| counts[a * n + b]).sum();
@@ -463,8 +470,14 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let after_space: Vec<f64> = (0..n).map(|b| p[b] / (1.0 - p[0])).collect();
     for a in 0..n {
         let boundary = if a == 0 { 1.0 } else { p[a * n] };
-        p[a * n + opening] = boundary * PUNCTUATION_SHARE;
-        p[a * n + closing] = boundary * PUNCTUATION_SHARE;
+        for k in 0..4 {
+            let share = if k % 2 == 0 {
+                COMMON_PUNCTUATION_SHARE
+            } else {
+                UNCOMMON_PUNCTUATION_SHARE
+            };
+            p[a * n + punctuation + k] = boundary * share;
+        }
         p[a * n + rare] = RARE_PROBABILITY;
     }
     let mut rows = vec![0.0f64; 3 * n];
@@ -477,8 +490,10 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     rows[n] = 1.0 - AFTER_CLOSING;
     rows[2 * n] = 0.5;
     for b in 0..n {
-        p[opening * n + b] = rows[b];
-        p[closing * n + b] = rows[n + b];
+        for k in 0..4 {
+            let row = if k < 2 { 0 } else { n };
+            p[(punctuation + k) * n + b] = rows[row + b];
+        }
         p[rare * n + b] = rows[2 * n + b];
     }
     lang.costs = p.iter().map(|&x| cost(x)).collect();
