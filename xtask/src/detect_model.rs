@@ -158,6 +158,9 @@ const ENCODING_SHARE: [(&str, f64); 32] = [
     ("EUC-KR", 1.0),
 ];
 
+/// The weight of the prior against the text's evidence (the hand-set shares are rough).
+const PRIOR_STRENGTH: f64 = 0.5;
+
 /// The prior cost of a language written in an encoding, relative to the most likely pair.
 fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
     let weight = |l: &str| {
@@ -173,7 +176,7 @@ fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
         .map(|&(_, s)| s)
         .ok_or_else(|| format!("no share for {encoding}"))?;
     let top = weight("en")? * 0.85;
-    Ok((-(weight(language)? * share / top).ln() * SCALE).round() as u16)
+    Ok((-(weight(language)? * share / top).ln() * SCALE * PRIOR_STRENGTH).round() as u16)
 }
 
 /// Top-level domains: the languages of their pages and their browsers' fallback encoding.

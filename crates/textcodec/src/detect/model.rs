@@ -47,86 +47,86 @@ pub(crate) const SINGLE_BYTE_COUNT: usize = 81;
 /// Every (single-byte encoding, language) candidate.
 pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 81] = [
     SingleByteCandidate { encoding: 21, language: 0, classes: 7, map: 0, case: 0, bigrams: 0, prior: 0 }, // windows-1252 en
-    SingleByteCandidate { encoding: 21, language: 1, classes: 12, map: 1, case: 0, bigrams: 49, prior: 12 }, // windows-1252 de
-    SingleByteCandidate { encoding: 21, language: 2, classes: 20, map: 2, case: 0, bigrams: 193, prior: 14 }, // windows-1252 fr
-    SingleByteCandidate { encoding: 21, language: 3, classes: 14, map: 3, case: 0, bigrams: 593, prior: 12 }, // windows-1252 es
-    SingleByteCandidate { encoding: 21, language: 4, classes: 19, map: 4, case: 0, bigrams: 789, prior: 16 }, // windows-1252 pt
-    SingleByteCandidate { encoding: 21, language: 5, classes: 13, map: 5, case: 0, bigrams: 1150, prior: 19 }, // windows-1252 it
-    SingleByteCandidate { encoding: 21, language: 6, classes: 12, map: 6, case: 0, bigrams: 1319, prior: 23 }, // windows-1252 nl
-    SingleByteCandidate { encoding: 21, language: 7, classes: 19, map: 7, case: 0, bigrams: 1463, prior: 37 }, // windows-1252 ca
-    SingleByteCandidate { encoding: 21, language: 8, classes: 11, map: 8, case: 0, bigrams: 1824, prior: 30 }, // windows-1252 sv
-    SingleByteCandidate { encoding: 21, language: 9, classes: 11, map: 9, case: 0, bigrams: 1945, prior: 34 }, // windows-1252 da
-    SingleByteCandidate { encoding: 21, language: 10, classes: 11, map: 10, case: 0, bigrams: 2066, prior: 34 }, // windows-1252 nb
-    SingleByteCandidate { encoding: 21, language: 11, classes: 9, map: 11, case: 0, bigrams: 2187, prior: 34 }, // windows-1252 fi
-    SingleByteCandidate { encoding: 21, language: 12, classes: 17, map: 12, case: 0, bigrams: 2268, prior: 53 }, // windows-1252 is
-    SingleByteCandidate { encoding: 13, language: 2, classes: 20, map: 13, case: 1, bigrams: 193, prior: 42 }, // ISO-8859-15 fr
-    SingleByteCandidate { encoding: 13, language: 11, classes: 9, map: 14, case: 1, bigrams: 2187, prior: 62 }, // ISO-8859-15 fi
-    SingleByteCandidate { encoding: 13, language: 1, classes: 12, map: 15, case: 1, bigrams: 49, prior: 40 }, // ISO-8859-15 de
-    SingleByteCandidate { encoding: 13, language: 6, classes: 12, map: 16, case: 1, bigrams: 1319, prior: 51 }, // ISO-8859-15 nl
-    SingleByteCandidate { encoding: 17, language: 2, classes: 20, map: 17, case: 2, bigrams: 193, prior: 47 }, // macintosh fr
-    SingleByteCandidate { encoding: 17, language: 1, classes: 12, map: 18, case: 2, bigrams: 49, prior: 45 }, // macintosh de
-    SingleByteCandidate { encoding: 17, language: 3, classes: 14, map: 19, case: 2, bigrams: 593, prior: 45 }, // macintosh es
-    SingleByteCandidate { encoding: 17, language: 4, classes: 19, map: 20, case: 2, bigrams: 789, prior: 50 }, // macintosh pt
-    SingleByteCandidate { encoding: 17, language: 5, classes: 13, map: 21, case: 2, bigrams: 1150, prior: 52 }, // macintosh it
-    SingleByteCandidate { encoding: 17, language: 8, classes: 11, map: 22, case: 2, bigrams: 1824, prior: 63 }, // macintosh sv
-    SingleByteCandidate { encoding: 23, language: 22, classes: 15, map: 23, case: 3, bigrams: 5122, prior: 23 }, // windows-1254 tr
-    SingleByteCandidate { encoding: 3, language: 22, classes: 15, map: 24, case: 4, bigrams: 5122, prior: 51 }, // ISO-8859-3 tr
-    SingleByteCandidate { encoding: 10, language: 12, classes: 17, map: 25, case: 5, bigrams: 2268, prior: 90 }, // ISO-8859-10 is
-    SingleByteCandidate { encoding: 10, language: 9, classes: 11, map: 26, case: 5, bigrams: 1945, prior: 71 }, // ISO-8859-10 da
-    SingleByteCandidate { encoding: 10, language: 8, classes: 11, map: 27, case: 5, bigrams: 1824, prior: 67 }, // ISO-8859-10 sv
-    SingleByteCandidate { encoding: 10, language: 10, classes: 11, map: 28, case: 5, bigrams: 2066, prior: 71 }, // ISO-8859-10 nb
-    SingleByteCandidate { encoding: 10, language: 11, classes: 9, map: 29, case: 5, bigrams: 2187, prior: 71 }, // ISO-8859-10 fi
-    SingleByteCandidate { encoding: 14, language: 18, classes: 13, map: 30, case: 6, bigrams: 4229, prior: 62 }, // ISO-8859-16 ro
-    SingleByteCandidate { encoding: 14, language: 13, classes: 16, map: 31, case: 6, bigrams: 2557, prior: 51 }, // ISO-8859-16 pl
-    SingleByteCandidate { encoding: 14, language: 17, classes: 16, map: 32, case: 6, bigrams: 3973, prior: 62 }, // ISO-8859-16 hu
-    SingleByteCandidate { encoding: 14, language: 16, classes: 10, map: 33, case: 6, bigrams: 3873, prior: 70 }, // ISO-8859-16 sl
-    SingleByteCandidate { encoding: 14, language: 19, classes: 12, map: 34, case: 6, bigrams: 4398, prior: 65 }, // ISO-8859-16 sh
-    SingleByteCandidate { encoding: 19, language: 13, classes: 16, map: 35, case: 7, bigrams: 2557, prior: 27 }, // windows-1250 pl
-    SingleByteCandidate { encoding: 19, language: 14, classes: 22, map: 36, case: 7, bigrams: 2813, prior: 33 }, // windows-1250 cs
-    SingleByteCandidate { encoding: 19, language: 15, classes: 24, map: 37, case: 7, bigrams: 3297, prior: 40 }, // windows-1250 sk
-    SingleByteCandidate { encoding: 19, language: 16, classes: 10, map: 38, case: 7, bigrams: 3873, prior: 45 }, // windows-1250 sl
-    SingleByteCandidate { encoding: 19, language: 17, classes: 16, map: 39, case: 7, bigrams: 3973, prior: 37 }, // windows-1250 hu
-    SingleByteCandidate { encoding: 19, language: 18, classes: 13, map: 40, case: 7, bigrams: 4229, prior: 37 }, // windows-1250 ro
-    SingleByteCandidate { encoding: 19, language: 19, classes: 12, map: 41, case: 7, bigrams: 4398, prior: 40 }, // windows-1250 sh
-    SingleByteCandidate { encoding: 2, language: 13, classes: 16, map: 42, case: 8, bigrams: 2557, prior: 32 }, // ISO-8859-2 pl
-    SingleByteCandidate { encoding: 2, language: 14, classes: 22, map: 43, case: 8, bigrams: 2813, prior: 39 }, // ISO-8859-2 cs
-    SingleByteCandidate { encoding: 2, language: 15, classes: 24, map: 44, case: 8, bigrams: 3297, prior: 46 }, // ISO-8859-2 sk
-    SingleByteCandidate { encoding: 2, language: 16, classes: 10, map: 45, case: 8, bigrams: 3873, prior: 51 }, // ISO-8859-2 sl
-    SingleByteCandidate { encoding: 2, language: 17, classes: 16, map: 46, case: 8, bigrams: 3973, prior: 42 }, // ISO-8859-2 hu
-    SingleByteCandidate { encoding: 2, language: 18, classes: 13, map: 47, case: 8, bigrams: 4229, prior: 42 }, // ISO-8859-2 ro
-    SingleByteCandidate { encoding: 2, language: 19, classes: 12, map: 48, case: 8, bigrams: 4398, prior: 46 }, // ISO-8859-2 sh
-    SingleByteCandidate { encoding: 26, language: 20, classes: 16, map: 49, case: 9, bigrams: 4542, prior: 44 }, // windows-1257 lt
-    SingleByteCandidate { encoding: 26, language: 21, classes: 18, map: 50, case: 9, bigrams: 4798, prior: 48 }, // windows-1257 lv
-    SingleByteCandidate { encoding: 11, language: 20, classes: 16, map: 51, case: 10, bigrams: 4542, prior: 56 }, // ISO-8859-13 lt
-    SingleByteCandidate { encoding: 11, language: 21, classes: 18, map: 52, case: 10, bigrams: 4798, prior: 61 }, // ISO-8859-13 lv
-    SingleByteCandidate { encoding: 4, language: 20, classes: 16, map: 53, case: 11, bigrams: 4542, prior: 63 }, // ISO-8859-4 lt
-    SingleByteCandidate { encoding: 4, language: 21, classes: 18, map: 54, case: 11, bigrams: 4798, prior: 67 }, // ISO-8859-4 lv
-    SingleByteCandidate { encoding: 27, language: 23, classes: 29, map: 55, case: 12, bigrams: 5347, prior: 24 }, // windows-1258 vi
-    SingleByteCandidate { encoding: 18, language: 33, classes: 72, map: 56, case: 13, bigrams: 22852, prior: 35 }, // windows-874 th
-    SingleByteCandidate { encoding: 20, language: 24, classes: 40, map: 57, case: 14, bigrams: 6188, prior: 14 }, // windows-1251 ru
-    SingleByteCandidate { encoding: 20, language: 25, classes: 42, map: 58, case: 14, bigrams: 7788, prior: 32 }, // windows-1251 uk
-    SingleByteCandidate { encoding: 20, language: 26, classes: 39, map: 59, case: 14, bigrams: 9552, prior: 39 }, // windows-1251 bg
-    SingleByteCandidate { encoding: 20, language: 27, classes: 41, map: 60, case: 14, bigrams: 11073, prior: 55 }, // windows-1251 mk
-    SingleByteCandidate { encoding: 15, language: 24, classes: 40, map: 61, case: 15, bigrams: 6188, prior: 29 }, // KOI8-R ru
-    SingleByteCandidate { encoding: 15, language: 26, classes: 39, map: 62, case: 15, bigrams: 9552, prior: 54 }, // KOI8-R bg
-    SingleByteCandidate { encoding: 16, language: 25, classes: 42, map: 63, case: 16, bigrams: 7788, prior: 58 }, // KOI8-U uk
-    SingleByteCandidate { encoding: 16, language: 24, classes: 40, map: 64, case: 16, bigrams: 6188, prior: 40 }, // KOI8-U ru
-    SingleByteCandidate { encoding: 5, language: 24, classes: 40, map: 65, case: 17, bigrams: 6188, prior: 45 }, // ISO-8859-5 ru
-    SingleByteCandidate { encoding: 5, language: 26, classes: 39, map: 66, case: 17, bigrams: 9552, prior: 70 }, // ISO-8859-5 bg
-    SingleByteCandidate { encoding: 5, language: 27, classes: 41, map: 67, case: 17, bigrams: 11073, prior: 86 }, // ISO-8859-5 mk
-    SingleByteCandidate { encoding: 1, language: 24, classes: 40, map: 68, case: 18, bigrams: 6188, prior: 43 }, // IBM866 ru
-    SingleByteCandidate { encoding: 1, language: 25, classes: 42, map: 69, case: 18, bigrams: 7788, prior: 61 }, // IBM866 uk
-    SingleByteCandidate { encoding: 28, language: 24, classes: 40, map: 70, case: 19, bigrams: 6188, prior: 45 }, // x-mac-cyrillic ru
-    SingleByteCandidate { encoding: 28, language: 25, classes: 42, map: 71, case: 19, bigrams: 7788, prior: 63 }, // x-mac-cyrillic uk
-    SingleByteCandidate { encoding: 28, language: 26, classes: 39, map: 72, case: 19, bigrams: 9552, prior: 70 }, // x-mac-cyrillic bg
-    SingleByteCandidate { encoding: 22, language: 28, classes: 42, map: 73, case: 20, bigrams: 12754, prior: 37 }, // windows-1253 el
-    SingleByteCandidate { encoding: 7, language: 28, classes: 42, map: 74, case: 21, bigrams: 12754, prior: 45 }, // ISO-8859-7 el
-    SingleByteCandidate { encoding: 24, language: 29, classes: 34, map: 75, case: 22, bigrams: 14518, prior: 39 }, // windows-1255 he
-    SingleByteCandidate { encoding: 8, language: 29, classes: 34, map: 76, case: 23, bigrams: 14518, prior: 47 }, // ISO-8859-8 he
-    SingleByteCandidate { encoding: 25, language: 30, classes: 43, map: 77, case: 24, bigrams: 15674, prior: 30 }, // windows-1256 ar
-    SingleByteCandidate { encoding: 25, language: 31, classes: 48, map: 78, case: 24, bigrams: 17523, prior: 30 }, // windows-1256 fa
-    SingleByteCandidate { encoding: 25, language: 32, classes: 55, map: 79, case: 24, bigrams: 19827, prior: 46 }, // windows-1256 ur
-    SingleByteCandidate { encoding: 6, language: 30, classes: 43, map: 80, case: 25, bigrams: 15674, prior: 47 }, // ISO-8859-6 ar
+    SingleByteCandidate { encoding: 21, language: 1, classes: 12, map: 1, case: 0, bigrams: 49, prior: 6 }, // windows-1252 de
+    SingleByteCandidate { encoding: 21, language: 2, classes: 20, map: 2, case: 0, bigrams: 193, prior: 7 }, // windows-1252 fr
+    SingleByteCandidate { encoding: 21, language: 3, classes: 14, map: 3, case: 0, bigrams: 593, prior: 6 }, // windows-1252 es
+    SingleByteCandidate { encoding: 21, language: 4, classes: 19, map: 4, case: 0, bigrams: 789, prior: 8 }, // windows-1252 pt
+    SingleByteCandidate { encoding: 21, language: 5, classes: 13, map: 5, case: 0, bigrams: 1150, prior: 9 }, // windows-1252 it
+    SingleByteCandidate { encoding: 21, language: 6, classes: 12, map: 6, case: 0, bigrams: 1319, prior: 12 }, // windows-1252 nl
+    SingleByteCandidate { encoding: 21, language: 7, classes: 19, map: 7, case: 0, bigrams: 1463, prior: 18 }, // windows-1252 ca
+    SingleByteCandidate { encoding: 21, language: 8, classes: 11, map: 8, case: 0, bigrams: 1824, prior: 15 }, // windows-1252 sv
+    SingleByteCandidate { encoding: 21, language: 9, classes: 11, map: 9, case: 0, bigrams: 1945, prior: 17 }, // windows-1252 da
+    SingleByteCandidate { encoding: 21, language: 10, classes: 11, map: 10, case: 0, bigrams: 2066, prior: 17 }, // windows-1252 nb
+    SingleByteCandidate { encoding: 21, language: 11, classes: 9, map: 11, case: 0, bigrams: 2187, prior: 17 }, // windows-1252 fi
+    SingleByteCandidate { encoding: 21, language: 12, classes: 17, map: 12, case: 0, bigrams: 2268, prior: 26 }, // windows-1252 is
+    SingleByteCandidate { encoding: 13, language: 2, classes: 20, map: 13, case: 1, bigrams: 193, prior: 21 }, // ISO-8859-15 fr
+    SingleByteCandidate { encoding: 13, language: 11, classes: 9, map: 14, case: 1, bigrams: 2187, prior: 31 }, // ISO-8859-15 fi
+    SingleByteCandidate { encoding: 13, language: 1, classes: 12, map: 15, case: 1, bigrams: 49, prior: 20 }, // ISO-8859-15 de
+    SingleByteCandidate { encoding: 13, language: 6, classes: 12, map: 16, case: 1, bigrams: 1319, prior: 26 }, // ISO-8859-15 nl
+    SingleByteCandidate { encoding: 17, language: 2, classes: 20, map: 17, case: 2, bigrams: 193, prior: 24 }, // macintosh fr
+    SingleByteCandidate { encoding: 17, language: 1, classes: 12, map: 18, case: 2, bigrams: 49, prior: 23 }, // macintosh de
+    SingleByteCandidate { encoding: 17, language: 3, classes: 14, map: 19, case: 2, bigrams: 593, prior: 23 }, // macintosh es
+    SingleByteCandidate { encoding: 17, language: 4, classes: 19, map: 20, case: 2, bigrams: 789, prior: 25 }, // macintosh pt
+    SingleByteCandidate { encoding: 17, language: 5, classes: 13, map: 21, case: 2, bigrams: 1150, prior: 26 }, // macintosh it
+    SingleByteCandidate { encoding: 17, language: 8, classes: 11, map: 22, case: 2, bigrams: 1824, prior: 32 }, // macintosh sv
+    SingleByteCandidate { encoding: 23, language: 22, classes: 15, map: 23, case: 3, bigrams: 5122, prior: 12 }, // windows-1254 tr
+    SingleByteCandidate { encoding: 3, language: 22, classes: 15, map: 24, case: 4, bigrams: 5122, prior: 26 }, // ISO-8859-3 tr
+    SingleByteCandidate { encoding: 10, language: 12, classes: 17, map: 25, case: 5, bigrams: 2268, prior: 45 }, // ISO-8859-10 is
+    SingleByteCandidate { encoding: 10, language: 9, classes: 11, map: 26, case: 5, bigrams: 1945, prior: 36 }, // ISO-8859-10 da
+    SingleByteCandidate { encoding: 10, language: 8, classes: 11, map: 27, case: 5, bigrams: 1824, prior: 34 }, // ISO-8859-10 sv
+    SingleByteCandidate { encoding: 10, language: 10, classes: 11, map: 28, case: 5, bigrams: 2066, prior: 36 }, // ISO-8859-10 nb
+    SingleByteCandidate { encoding: 10, language: 11, classes: 9, map: 29, case: 5, bigrams: 2187, prior: 36 }, // ISO-8859-10 fi
+    SingleByteCandidate { encoding: 14, language: 18, classes: 13, map: 30, case: 6, bigrams: 4229, prior: 31 }, // ISO-8859-16 ro
+    SingleByteCandidate { encoding: 14, language: 13, classes: 16, map: 31, case: 6, bigrams: 2557, prior: 26 }, // ISO-8859-16 pl
+    SingleByteCandidate { encoding: 14, language: 17, classes: 16, map: 32, case: 6, bigrams: 3973, prior: 31 }, // ISO-8859-16 hu
+    SingleByteCandidate { encoding: 14, language: 16, classes: 10, map: 33, case: 6, bigrams: 3873, prior: 35 }, // ISO-8859-16 sl
+    SingleByteCandidate { encoding: 14, language: 19, classes: 12, map: 34, case: 6, bigrams: 4398, prior: 33 }, // ISO-8859-16 sh
+    SingleByteCandidate { encoding: 19, language: 13, classes: 16, map: 35, case: 7, bigrams: 2557, prior: 13 }, // windows-1250 pl
+    SingleByteCandidate { encoding: 19, language: 14, classes: 22, map: 36, case: 7, bigrams: 2813, prior: 17 }, // windows-1250 cs
+    SingleByteCandidate { encoding: 19, language: 15, classes: 24, map: 37, case: 7, bigrams: 3297, prior: 20 }, // windows-1250 sk
+    SingleByteCandidate { encoding: 19, language: 16, classes: 10, map: 38, case: 7, bigrams: 3873, prior: 23 }, // windows-1250 sl
+    SingleByteCandidate { encoding: 19, language: 17, classes: 16, map: 39, case: 7, bigrams: 3973, prior: 19 }, // windows-1250 hu
+    SingleByteCandidate { encoding: 19, language: 18, classes: 13, map: 40, case: 7, bigrams: 4229, prior: 19 }, // windows-1250 ro
+    SingleByteCandidate { encoding: 19, language: 19, classes: 12, map: 41, case: 7, bigrams: 4398, prior: 20 }, // windows-1250 sh
+    SingleByteCandidate { encoding: 2, language: 13, classes: 16, map: 42, case: 8, bigrams: 2557, prior: 16 }, // ISO-8859-2 pl
+    SingleByteCandidate { encoding: 2, language: 14, classes: 22, map: 43, case: 8, bigrams: 2813, prior: 19 }, // ISO-8859-2 cs
+    SingleByteCandidate { encoding: 2, language: 15, classes: 24, map: 44, case: 8, bigrams: 3297, prior: 23 }, // ISO-8859-2 sk
+    SingleByteCandidate { encoding: 2, language: 16, classes: 10, map: 45, case: 8, bigrams: 3873, prior: 25 }, // ISO-8859-2 sl
+    SingleByteCandidate { encoding: 2, language: 17, classes: 16, map: 46, case: 8, bigrams: 3973, prior: 21 }, // ISO-8859-2 hu
+    SingleByteCandidate { encoding: 2, language: 18, classes: 13, map: 47, case: 8, bigrams: 4229, prior: 21 }, // ISO-8859-2 ro
+    SingleByteCandidate { encoding: 2, language: 19, classes: 12, map: 48, case: 8, bigrams: 4398, prior: 23 }, // ISO-8859-2 sh
+    SingleByteCandidate { encoding: 26, language: 20, classes: 16, map: 49, case: 9, bigrams: 4542, prior: 22 }, // windows-1257 lt
+    SingleByteCandidate { encoding: 26, language: 21, classes: 18, map: 50, case: 9, bigrams: 4798, prior: 24 }, // windows-1257 lv
+    SingleByteCandidate { encoding: 11, language: 20, classes: 16, map: 51, case: 10, bigrams: 4542, prior: 28 }, // ISO-8859-13 lt
+    SingleByteCandidate { encoding: 11, language: 21, classes: 18, map: 52, case: 10, bigrams: 4798, prior: 30 }, // ISO-8859-13 lv
+    SingleByteCandidate { encoding: 4, language: 20, classes: 16, map: 53, case: 11, bigrams: 4542, prior: 32 }, // ISO-8859-4 lt
+    SingleByteCandidate { encoding: 4, language: 21, classes: 18, map: 54, case: 11, bigrams: 4798, prior: 34 }, // ISO-8859-4 lv
+    SingleByteCandidate { encoding: 27, language: 23, classes: 29, map: 55, case: 12, bigrams: 5347, prior: 12 }, // windows-1258 vi
+    SingleByteCandidate { encoding: 18, language: 33, classes: 72, map: 56, case: 13, bigrams: 22852, prior: 18 }, // windows-874 th
+    SingleByteCandidate { encoding: 20, language: 24, classes: 40, map: 57, case: 14, bigrams: 6188, prior: 7 }, // windows-1251 ru
+    SingleByteCandidate { encoding: 20, language: 25, classes: 42, map: 58, case: 14, bigrams: 7788, prior: 16 }, // windows-1251 uk
+    SingleByteCandidate { encoding: 20, language: 26, classes: 39, map: 59, case: 14, bigrams: 9552, prior: 19 }, // windows-1251 bg
+    SingleByteCandidate { encoding: 20, language: 27, classes: 41, map: 60, case: 14, bigrams: 11073, prior: 27 }, // windows-1251 mk
+    SingleByteCandidate { encoding: 15, language: 24, classes: 40, map: 61, case: 15, bigrams: 6188, prior: 15 }, // KOI8-R ru
+    SingleByteCandidate { encoding: 15, language: 26, classes: 39, map: 62, case: 15, bigrams: 9552, prior: 27 }, // KOI8-R bg
+    SingleByteCandidate { encoding: 16, language: 25, classes: 42, map: 63, case: 16, bigrams: 7788, prior: 29 }, // KOI8-U uk
+    SingleByteCandidate { encoding: 16, language: 24, classes: 40, map: 64, case: 16, bigrams: 6188, prior: 20 }, // KOI8-U ru
+    SingleByteCandidate { encoding: 5, language: 24, classes: 40, map: 65, case: 17, bigrams: 6188, prior: 23 }, // ISO-8859-5 ru
+    SingleByteCandidate { encoding: 5, language: 26, classes: 39, map: 66, case: 17, bigrams: 9552, prior: 35 }, // ISO-8859-5 bg
+    SingleByteCandidate { encoding: 5, language: 27, classes: 41, map: 67, case: 17, bigrams: 11073, prior: 43 }, // ISO-8859-5 mk
+    SingleByteCandidate { encoding: 1, language: 24, classes: 40, map: 68, case: 18, bigrams: 6188, prior: 21 }, // IBM866 ru
+    SingleByteCandidate { encoding: 1, language: 25, classes: 42, map: 69, case: 18, bigrams: 7788, prior: 30 }, // IBM866 uk
+    SingleByteCandidate { encoding: 28, language: 24, classes: 40, map: 70, case: 19, bigrams: 6188, prior: 23 }, // x-mac-cyrillic ru
+    SingleByteCandidate { encoding: 28, language: 25, classes: 42, map: 71, case: 19, bigrams: 7788, prior: 32 }, // x-mac-cyrillic uk
+    SingleByteCandidate { encoding: 28, language: 26, classes: 39, map: 72, case: 19, bigrams: 9552, prior: 35 }, // x-mac-cyrillic bg
+    SingleByteCandidate { encoding: 22, language: 28, classes: 42, map: 73, case: 20, bigrams: 12754, prior: 19 }, // windows-1253 el
+    SingleByteCandidate { encoding: 7, language: 28, classes: 42, map: 74, case: 21, bigrams: 12754, prior: 23 }, // ISO-8859-7 el
+    SingleByteCandidate { encoding: 24, language: 29, classes: 34, map: 75, case: 22, bigrams: 14518, prior: 19 }, // windows-1255 he
+    SingleByteCandidate { encoding: 8, language: 29, classes: 34, map: 76, case: 23, bigrams: 14518, prior: 24 }, // ISO-8859-8 he
+    SingleByteCandidate { encoding: 25, language: 30, classes: 43, map: 77, case: 24, bigrams: 15674, prior: 15 }, // windows-1256 ar
+    SingleByteCandidate { encoding: 25, language: 31, classes: 48, map: 78, case: 24, bigrams: 17523, prior: 15 }, // windows-1256 fa
+    SingleByteCandidate { encoding: 25, language: 32, classes: 55, map: 79, case: 24, bigrams: 19827, prior: 23 }, // windows-1256 ur
+    SingleByteCandidate { encoding: 6, language: 30, classes: 43, map: 80, case: 25, bigrams: 15674, prior: 24 }, // ISO-8859-6 ar
 ];
 
 /// Byte-to-class maps, 256 entries per candidate (255: the byte is impossible).
@@ -5819,12 +5819,12 @@ pub(crate) const JIS0212: u8 = 138;
 pub(crate) const GB18030_FOUR_BYTE: u8 = 138;
 
 /// Prior costs of the CJK encodings.
-pub(crate) const PRIOR_GBK: u16 = 21;
-pub(crate) const PRIOR_BIG5: u16 = 28;
-pub(crate) const PRIOR_EUC_JP: u16 = 27;
-pub(crate) const PRIOR_SHIFT_JIS: u16 = 20;
-pub(crate) const PRIOR_ISO_2022_JP: u16 = 37;
-pub(crate) const PRIOR_EUC_KR: u16 = 28;
+pub(crate) const PRIOR_GBK: u16 = 11;
+pub(crate) const PRIOR_BIG5: u16 = 14;
+pub(crate) const PRIOR_EUC_JP: u16 = 13;
+pub(crate) const PRIOR_SHIFT_JIS: u16 = 10;
+pub(crate) const PRIOR_ISO_2022_JP: u16 = 19;
+pub(crate) const PRIOR_EUC_KR: u16 = 14;
 
 /// Top-level domains (sorted): the languages of their pages (bit `i` for `LANGUAGES[i]`)
 /// and their browsers' fallback encoding (its position in `Encoding::all()`).
