@@ -349,12 +349,18 @@ struct Language {
     alphabet: Vec<char>,
     /// The share of non-ASCII characters in the language's text.
     non_ascii_share: f64,
+    /// The code points of the script's optional marks (Hebrew and Arabic vowel points).
+    marks: std::ops::RangeInclusive<u32>,
     /// `costs[a * n + b]`: the cost of class `b` after class `a`.
     costs: Vec<u8>,
 }
 
 impl Language {
     fn classes(&self) -> usize {
+        self.alphabet.len() + 8
+    }
+    /// Vowel points and other marks of the script that word lists leave out.
+    fn mark(&self) -> usize {
         self.alphabet.len() + 7
     }
     /// The first of the four punctuation classes.
@@ -374,6 +380,8 @@ impl Language {
             i + 2
         } else if let Some(p) = punctuation_class(c) {
             self.punctuation() + p
+        } else if self.marks.contains(&(c as u32)) {
+            self.mark()
         } else {
             self.rare()
         }
@@ -395,7 +403,26 @@ const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
 /// How much less likely a letter is right after closing punctuation than after a space.
 const AFTER_CLOSING: f64 = 0.05;
 
-fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
+/// Optional marks that word lists strip but pointed text has: Hebrew points (U+05B0 to
+/// U+05C7) and Arabic harakat (U+064B to U+0652).
+fn marks_of(language: &str) -> std::ops::RangeInclusive<u32> {
+    match language {
+        "he" => 0x5B0..=0x5C7,
+        "ar" | "fa" | "ur" => 0x64B..=0x652,
+        #[allow(clippy::reversed_empty_ranges)]
+        _ => 1..=0,
+    }
+}
+
+/// In pointed text, the share of letters followed by a point, and of points followed by
+/// another point.
+const MARK_AFTER_LETTER: f64 = 0.1;
+const MARK_AFTER_MARK: f64 = 0.2;
+
+fn build_language(
+    bigrams: &[(String, u64)],
+    marks: std::ops::RangeInclusive<u32>,
+) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
     let mut unigram: BTreeMap<char, f64> = BTreeMap::new();
     let mut total = 0.0;
@@ -434,6 +461,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let mut lang = Language {
         alphabet,
         non_ascii_share: non_ascii / total,
+        marks,
         costs: Vec::new(),
     };
     let n = lang.classes();
@@ -499,6 +527,24 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
         }
         p[rare * n + b] = rows[2 * n + b];
     }
+    // Marks: after the script's letters, and followed as a letter is (by the letters'
+    // average).
+    let mark = lang.mark();
+    let letters = 2..lang.alphabet.len() + 2;
+    for a in 0..n {
+        p[a * n + mark] = if letters.contains(&a) {
+            MARK_AFTER_LETTER
+        } else if a == mark {
+            MARK_AFTER_MARK
+        } else {
+            RARE_PROBABILITY
+        };
+    }
+    let count = letters.len().max(1) as f64;
+    for b in 0..n {
+        p[mark * n + b] = letters.clone().map(|a| p[a * n + b]).sum::<f64>() / count;
+    }
+    p[mark * n + mark] = MARK_AFTER_MARK;
     lang.costs = p.iter().map(|&x| cost(x)).collect();
     Ok(lang)
 }
@@ -648,7 +694,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let mut languages = Vec::new();
     for lang in ALPHABETIC {
         let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
-        languages.push(build_language(&counts)?);
+        languages.push(build_language(&counts, marks_of(lang))?);
     }
 
     let mut out = String::from(
