@@ -60,7 +60,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
     ("windows-1250", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
     ("ISO-8859-2", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
     ("windows-1257", &["lt", "lv"]),
-    ("ISO-8859-13", &["lt", "lv"]),
+    ("ISO-8859-13", &["lt", "lv", "pl"]),
     ("ISO-8859-4", &["lt", "lv"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
@@ -158,6 +158,10 @@ const ENCODING_SHARE: [(&str, f64); 32] = [
     ("EUC-KR", 1.0),
 ];
 
+/// Encodings that were a minor choice for one of their languages: (encoding, language,
+/// share).
+const SHARE_EXCEPTIONS: [(&str, &str, f64); 1] = [("ISO-8859-13", "pl", 0.01)];
+
 /// The weight of the prior against the text's evidence (the hand-set shares are rough).
 const PRIOR_STRENGTH: f64 = 0.5;
 
@@ -170,11 +174,20 @@ fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
             .map(|&(_, w)| w)
             .ok_or_else(|| format!("no weight for {l}"))
     };
-    let share = ENCODING_SHARE
+    let share = SHARE_EXCEPTIONS
         .iter()
-        .find(|(n, _)| *n == encoding)
-        .map(|&(_, s)| s)
-        .ok_or_else(|| format!("no share for {encoding}"))?;
+        .find(|(e, l, _)| *e == encoding && *l == language)
+        .map(|&(_, _, s)| s)
+        .map_or_else(
+            || {
+                ENCODING_SHARE
+                    .iter()
+                    .find(|(n, _)| *n == encoding)
+                    .map(|&(_, s)| s)
+                    .ok_or_else(|| format!("no share for {encoding}"))
+            },
+            Ok,
+        )?;
     let top = weight("en")? * 0.85;
     Ok((-(weight(language)? * share / top).ln() * SCALE * PRIOR_STRENGTH).round() as u16)
 }
