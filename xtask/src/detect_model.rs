@@ -31,12 +31,16 @@ const MAX_COST: u8 = 254;
 const IMPOSSIBLE: u8 = 255;
 
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
-/// Latin letters; `th` is from pythainlp).
-const ALPHABETIC: [&str; 34] = [
+/// Latin letters; `et` to `eo` are from the CLDR, `th` from pythainlp). The Latin-script
+/// ones come first (see `LATIN`).
+const ALPHABETIC: [&str; 41] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
-    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "ru", "uk", "bg", "mk", "el", "he", "ar", "fa",
-    "ur", "th",
+    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "ru",
+    "uk", "bg", "mk", "el", "he", "ar", "fa", "ur", "th",
 ];
+
+/// The number of Latin-script languages at the start of [`ALPHABETIC`].
+const LATIN: usize = 31;
 
 /// The CJK languages and the file of their character frequencies.
 const CJK: [&str; 4] = ["zh_hans", "zh_hant", "ja", "ko"];
@@ -44,24 +48,26 @@ const CJK: [&str; 4] = ["zh_hans", "zh_hant", "ja", "ko"];
 /// Which languages each single-byte encoding is scored for: the languages that were written
 /// in it. (Where a language's text decodes identically in two encodings, one of them is
 /// enough: German in ISO-8859-2 is German in windows-1252.)
-pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
+pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     (
         "windows-1252",
         &[
-            "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is",
+            "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "fo",
+            "ga", "gd", "cy",
         ],
     ),
-    ("ISO-8859-15", &["fr", "fi", "de", "nl"]),
+    ("ISO-8859-15", &["fr", "fi", "de", "nl", "et"]),
     ("macintosh", &["fr", "de", "es", "pt", "it", "sv"]),
     ("windows-1254", &["tr"]),
-    ("ISO-8859-3", &["tr"]),
-    ("ISO-8859-10", &["is", "da", "sv", "nb", "fi"]),
+    ("ISO-8859-3", &["tr", "mt", "eo"]),
+    ("ISO-8859-10", &["is", "da", "sv", "nb", "fi", "fo"]),
+    ("ISO-8859-14", &["cy", "gd", "ga"]),
     ("ISO-8859-16", &["ro", "pl", "hu", "sl", "sh"]),
     ("windows-1250", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
     ("ISO-8859-2", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
-    ("windows-1257", &["lt", "lv"]),
-    ("ISO-8859-13", &["lt", "lv", "pl"]),
-    ("ISO-8859-4", &["lt", "lv"]),
+    ("windows-1257", &["lt", "lv", "et"]),
+    ("ISO-8859-13", &["lt", "lv", "et", "pl"]),
+    ("ISO-8859-4", &["lt", "lv", "et"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
     ("windows-1251", &["ru", "uk", "bg", "mk"]),
@@ -80,7 +86,14 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
 
 /// The prior, P(language) P(encoding | language). How much of the legacy Web each language
 /// had: relative weights, hand-set from the languages' shares of Web content.
-const LANGUAGE_WEIGHT: [(&str, f64); 38] = [
+const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
+    ("et", 0.2),
+    ("fo", 0.02),
+    ("cy", 0.1),
+    ("gd", 0.02),
+    ("ga", 0.05),
+    ("mt", 0.05),
+    ("eo", 0.05),
     ("en", 20.0),
     ("de", 6.0),
     ("fr", 5.0),
@@ -123,7 +136,8 @@ const LANGUAGE_WEIGHT: [(&str, f64); 38] = [
 
 /// Which share of a language's legacy pages each of its encodings had (hand-set: the Windows
 /// code page first, the ISO and other encodings after it).
-const ENCODING_SHARE: [(&str, f64); 32] = [
+const ENCODING_SHARE: [(&str, f64); 33] = [
+    ("ISO-8859-14", 0.3),
     ("windows-1252", 0.85),
     ("ISO-8859-15", 0.05),
     ("macintosh", 0.03),
@@ -160,7 +174,12 @@ const ENCODING_SHARE: [(&str, f64); 32] = [
 
 /// Encodings that were a minor choice for one of their languages: (encoding, language,
 /// share).
-const SHARE_EXCEPTIONS: [(&str, &str, f64); 1] = [("ISO-8859-13", "pl", 0.01)];
+const SHARE_EXCEPTIONS: [(&str, &str, f64); 4] = [
+    ("ISO-8859-13", "pl", 0.01),
+    ("ISO-8859-3", "mt", 0.5),
+    ("ISO-8859-3", "eo", 0.5),
+    ("windows-1252", "cy", 0.5),
+];
 
 /// The weight of the prior against the text's evidence (the hand-set shares are rough).
 const PRIOR_STRENGTH: f64 = 0.5;
@@ -213,21 +232,22 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("cn", &["zh_hans"], "GBK"),
     ("co", &["es"], "windows-1252"),
     ("cy", &["el", "tr"], "windows-1253"),
+    ("cymru", &["cy", "en"], "windows-1252"),
     ("cz", &["cs"], "windows-1250"),
     ("de", &["de"], "windows-1252"),
     ("dk", &["da"], "windows-1252"),
     ("dz", &["ar", "fr"], "windows-1256"),
-    ("ee", &[], "windows-1257"),
+    ("ee", &["et"], "windows-1257"),
     ("eg", &["ar"], "windows-1256"),
     ("es", &["es", "ca"], "windows-1252"),
     ("fi", &["fi", "sv"], "windows-1252"),
-    ("fo", &["da"], "windows-1252"),
+    ("fo", &["fo", "da"], "windows-1252"),
     ("fr", &["fr"], "windows-1252"),
     ("gr", &["el"], "windows-1253"),
     ("hk", &["zh_hant"], "Big5"),
     ("hr", &["sh"], "windows-1250"),
     ("hu", &["hu"], "windows-1250"),
-    ("ie", &["en"], "windows-1252"),
+    ("ie", &["en", "ga"], "windows-1252"),
     ("il", &["he"], "windows-1255"),
     ("iq", &["ar"], "windows-1256"),
     ("ir", &["fa"], "windows-1256"),
@@ -251,6 +271,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("me", &["sh"], "windows-1250"),
     ("mk", &["mk"], "windows-1251"),
     ("mo", &["zh_hant"], "Big5"),
+    ("mt", &["mt", "en"], "windows-1252"),
     ("mx", &["es"], "windows-1252"),
     ("nl", &["nl"], "windows-1252"),
     ("no", &["nb"], "windows-1252"),
@@ -266,6 +287,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("rs", &["sh"], "windows-1250"),
     ("ru", &["ru"], "windows-1251"),
     ("sa", &["ar"], "windows-1256"),
+    ("scot", &["gd", "en"], "windows-1252"),
     ("sd", &["ar"], "windows-1256"),
     ("se", &["sv"], "windows-1252"),
     ("sg", &["zh_hans", "en"], "GBK"),
@@ -285,6 +307,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("uy", &["es"], "windows-1252"),
     ("ve", &["es"], "windows-1252"),
     ("vn", &["vi"], "windows-1258"),
+    ("wales", &["cy", "en"], "windows-1252"),
     ("ye", &["ar"], "windows-1256"),
     ("za", &["en"], "windows-1252"),
 ];
@@ -455,9 +478,7 @@ fn build_language(
             !c.is_ascii() && **n / total >= ALPHABET_SHARE && c.is_alphabetic() || {
                 // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
                 // Arabic points) are letters of their alphabet too.
-                !c.is_ascii()
-                    && **n / total >= ALPHABET_SHARE
-                    && !is_punctuation(**c)
+                !c.is_ascii() && **n / total >= ALPHABET_SHARE && !is_punctuation(**c)
             }
         })
         .map(|(&c, &n)| (c, n))
@@ -743,7 +764,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
 
     // The cost of each ASCII byte between two non-ASCII ones (capped in the detector), from
     // the share of non-ASCII characters in the language's text.
-    let latin = ALPHABETIC[..24].len();
+    let latin = LATIN;
     let gap: Vec<u16> = all_langs
         .iter()
         .enumerate()
@@ -972,4 +993,38 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         name: "model.rs".into(),
         contents: out,
     })
+}
+
+/// The size in bytes of the model's tables (what the detector adds to a binary's data).
+pub fn table_bytes(root: &Path) -> Result<usize, String> {
+    let file = generate(root)?;
+    let mut total = 0;
+    for line in file.contents.lines() {
+        // `pub(crate) static NAME: [T; N] = [` for the arrays; structs count 12 bytes each.
+        let Some(decl) = line.strip_prefix("pub(crate) static ") else {
+            continue;
+        };
+        let Some((_, ty)) = decl.split_once(": [") else {
+            continue;
+        };
+        let Some((elem, rest)) = ty.split_once("; ") else {
+            continue;
+        };
+        let n: usize = rest
+            .split(']')
+            .next()
+            .and_then(|x| x.parse().ok())
+            .ok_or_else(|| format!("size of {line}"))?;
+        let size = match elem {
+            "u8" => 1,
+            "u16" => 2,
+            "SingleByteCandidate" => 12,
+            // (&[u8], u64, u8): a slice reference, a mask and a byte.
+            "(&[u8], u64, u8)" => 32,
+            "&str" => 16,
+            other => return Err(format!("unknown element type {other}")),
+        };
+        total += n * size;
+    }
+    Ok(total)
 }
