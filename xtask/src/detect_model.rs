@@ -314,10 +314,11 @@ const TLDS: &[(&str, &[&str], &str)] = &[
 
 /// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
 /// joining letters), followed as a space is; closing punctuation and symbols, followed by a
-/// space far more often than by a letter; each common or uncommon. Others are rare.
+/// space far more often than by a letter (the ordinal indicators ª and º among them: 1.º,
+/// 2ª); each common or uncommon. Others are rare.
 const OPENING_COMMON: [u32; 6] = [0xA0, 0xAB, 0xB7, 0x2019, 0x201C, 0x201E];
 const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
-const CLOSING_COMMON: [u32; 6] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC];
+const CLOSING_COMMON: [u32; 8] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA];
 const CLOSING_UNCOMMON: [u32; 13] = [
     0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
@@ -381,7 +382,10 @@ fn read_counts(path: &Path) -> Result<Vec<(String, u64)>, String> {
 
 /// A language's bigram model over its classes.
 struct Language {
-    /// The non-ASCII letters, class 2 onwards.
+    /// The number of classes of ASCII letters: one per letter for Latin-script languages
+    /// (whose words mix them with the non-ASCII letters), one for all of them otherwise.
+    ascii: usize,
+    /// The non-ASCII letters, class `1 + ascii` onwards.
     alphabet: Vec<char>,
     /// The share of non-ASCII characters in the language's text.
     non_ascii_share: f64,
@@ -393,27 +397,36 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
-        self.alphabet.len() + 8
+        self.letters().end + 6
+    }
+    /// The classes of the non-ASCII letters.
+    fn letters(&self) -> std::ops::Range<usize> {
+        1 + self.ascii..1 + self.ascii + self.alphabet.len()
     }
     /// Vowel points and other marks of the script that word lists leave out.
     fn mark(&self) -> usize {
-        self.alphabet.len() + 7
+        self.letters().end + 5
     }
     /// The first of the four punctuation classes.
     fn punctuation(&self) -> usize {
-        self.alphabet.len() + 2
+        self.letters().end
     }
     fn rare(&self) -> usize {
-        self.alphabet.len() + 6
+        self.letters().end + 4
     }
     fn class_of(&self, c: char) -> usize {
-        if fold(c).is_ascii_alphabetic() {
-            // Turkish İ is the capital of i.
-            1
+        let f = fold(c);
+        if f.is_ascii_alphabetic() {
+            // (Turkish İ is the capital of i.)
+            if self.ascii == 1 {
+                1
+            } else {
+                1 + (f as usize - 'a' as usize)
+            }
         } else if c.is_ascii() {
             0
-        } else if let Some(i) = self.alphabet.iter().position(|&a| a == fold(c)) {
-            i + 2
+        } else if let Some(i) = self.alphabet.iter().position(|&a| a == f) {
+            self.letters().start + i
         } else if let Some(p) = punctuation_class(c) {
             self.punctuation() + p
         } else if self.marks.contains(&(c as u32)) {
@@ -458,6 +471,7 @@ const MARK_AFTER_MARK: f64 = 0.2;
 fn build_language(
     bigrams: &[(String, u64)],
     marks: std::ops::RangeInclusive<u32>,
+    ascii: usize,
 ) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
     let mut unigram: BTreeMap<char, f64> = BTreeMap::new();
@@ -493,6 +507,7 @@ fn build_language(
         .map(|(_, n)| n)
         .sum();
     let mut lang = Language {
+        ascii,
         alphabet,
         non_ascii_share: non_ascii / total,
         marks,
@@ -564,7 +579,7 @@ fn build_language(
     // Marks: after the script's letters, and followed as a letter is (by the letters'
     // average).
     let mark = lang.mark();
-    let letters = 2..lang.alphabet.len() + 2;
+    let letters = lang.letters();
     for a in 0..n {
         p[a * n + mark] = if letters.contains(&a) {
             MARK_AFTER_LETTER
@@ -728,7 +743,8 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let mut languages = Vec::new();
     for lang in ALPHABETIC {
         let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
-        languages.push(build_language(&counts, marks_of(lang))?);
+        let ascii = if languages.len() < LATIN { 26 } else { 1 };
+        languages.push(build_language(&counts, marks_of(lang), ascii)?);
     }
 
     let mut out = String::from(
