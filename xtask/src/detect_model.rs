@@ -39,6 +39,9 @@ const ALPHABETIC: [&str; 41] = [
     "uk", "bg", "mk", "el", "he", "ar", "fa", "ur", "th",
 ];
 
+/// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
+const CJK_NON_ASCII_SHARE: f64 = 0.8;
+
 /// The number of Latin-script languages at the start of [`ALPHABETIC`].
 const LATIN: usize = 31;
 
@@ -316,7 +319,12 @@ const TLDS: &[(&str, &[&str], &str)] = &[
 /// joining letters), followed as a space is; closing punctuation and symbols, followed by a
 /// space far more often than by a letter (the ordinal indicators ª and º among them: 1.º,
 /// 2ª); each common or uncommon. Others are rare.
-const OPENING_COMMON: [u32; 6] = [0xA0, 0xAB, 0xB7, 0x2019, 0x201C, 0x201E];
+const OPENING_COMMON: [u32; 4] = [0xAB, 0xB7, 0x201C, 0x201E];
+
+/// The no-break space is a space (class 0).
+fn is_ascii_like(c: char) -> bool {
+    c == '\u{A0}'
+}
 const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
 const CLOSING_COMMON: [u32; 8] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA];
 const CLOSING_UNCOMMON: [u32; 13] = [
@@ -397,6 +405,10 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
+        self.letters().end + 7
+    }
+    /// The typographic apostrophe (’), within words (l’homme, don’t) or closing a quotation.
+    fn apostrophe(&self) -> usize {
         self.letters().end + 6
     }
     /// The classes of the non-ASCII letters.
@@ -423,12 +435,14 @@ impl Language {
             } else {
                 1 + (f as usize - 'a' as usize)
             }
-        } else if c.is_ascii() {
+        } else if c.is_ascii() || is_ascii_like(c) {
             0
         } else if let Some(i) = self.alphabet.iter().position(|&a| a == f) {
             self.letters().start + i
         } else if let Some(p) = punctuation_class(c) {
             self.punctuation() + p
+        } else if c == '\u{2019}' {
+            self.apostrophe()
         } else if self.marks.contains(&(c as u32)) {
             self.mark()
         } else {
@@ -449,6 +463,10 @@ const RARE_PROBABILITY: f64 = 2e-6;
 /// boundary could be.
 const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
 const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
+/// The share of letters followed by an apostrophe.
+const APOSTROPHE_AFTER_LETTER: f64 = 0.005;
+/// The share of ASCII non-letters after an ASCII non-letter (". ", ", ", "> ").
+const BOUNDARY_AFTER_BOUNDARY: f64 = 0.3;
 /// How much less likely a letter is right after closing punctuation than after a space.
 const AFTER_CLOSING: f64 = 0.05;
 
@@ -543,6 +561,12 @@ fn build_language(
             p[a * n + b] = (1.0 - SMOOTHING) * ml + SMOOTHING * unigram[b];
         }
     }
+    // Word lists have a single space between words: ASCII punctuation, digits and markup
+    // after a space or punctuation are set by hand, as a share of what follows class 0.
+    for b in 1..n {
+        p[b] *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
+    }
+    p[0] = BOUNDARY_AFTER_BOUNDARY;
     // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
     // comes after a space or a letter's word boundary and is followed as a space is; closing
     // punctuation and symbols come where a word ends and are followed by a space far more
@@ -594,6 +618,19 @@ fn build_language(
         p[mark * n + b] = letters.clone().map(|a| p[a * n + b]).sum::<f64>() / count;
     }
     p[mark * n + mark] = MARK_AFTER_MARK;
+    // The apostrophe: after a letter, followed by a letter (elision) or a boundary.
+    let apostrophe = lang.apostrophe();
+    let word = |a: usize| a == 1 || (1..lang.letters().end).contains(&a);
+    for a in 0..n {
+        p[a * n + apostrophe] = if word(a) {
+            APOSTROPHE_AFTER_LETTER
+        } else {
+            UNCOMMON_PUNCTUATION_SHARE
+        };
+    }
+    for b in 0..n {
+        p[apostrophe * n + b] = if b == 0 { 0.5 } else { 0.5 * after_space[b] };
+    }
     lang.costs = p.iter().map(|&x| cost(x)).collect();
     Ok(lang)
 }
@@ -797,6 +834,13 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         out,
         "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n\n/// The languages before this one are written in Latin letters (their gaps count further).\npub(crate) const LATIN_LANGUAGES: u8 = {latin};\n",
         gap.len()
+    )
+    .unwrap();
+
+    writeln!(
+        out,
+        "/// The gap cost (0.001 nat per ASCII byte) of the CJK languages: their text is about\n/// four-fifths non-ASCII characters (hand-set; word lists have no ASCII to count).\npub(crate) const CJK_GAP_COST: u16 = {};\n",
+        (-(1.0f64 - CJK_NON_ASCII_SHARE).ln() * SCALE * 100.0).round() as u16
     )
     .unwrap();
 
