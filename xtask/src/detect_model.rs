@@ -563,8 +563,8 @@ fn build_language(
     }
     // Word lists have a single space between words: ASCII punctuation, digits and markup
     // after a space or punctuation are set by hand, as a share of what follows class 0.
-    for b in 1..n {
-        p[b] *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
+    for x in &mut p[1..n] {
+        *x *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
     }
     p[0] = BOUNDARY_AFTER_BOUNDARY;
     // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
@@ -746,8 +746,8 @@ fn pack_levels(costs: &[u8]) -> Vec<u8> {
         if c == IMPOSSIBLE {
             15
         } else {
-            let l = (f64::from(c.saturating_sub(CJK_LEVEL_BASE)) / f64::from(CJK_LEVEL_STEP))
-                .round();
+            let l =
+                (f64::from(c.saturating_sub(CJK_LEVEL_BASE)) / f64::from(CJK_LEVEL_STEP)).round();
             (l as u8).min(14)
         }
     };
@@ -1004,7 +1004,9 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
             (8836..=10715).contains(&p).then_some(cost(1e-8))
         })),
     );
-    let mut levels: Vec<u8> = (0..15).map(|l| CJK_LEVEL_BASE + CJK_LEVEL_STEP * l).collect();
+    let mut levels: Vec<u8> = (0..15)
+        .map(|l| CJK_LEVEL_BASE + CJK_LEVEL_STEP * l)
+        .collect();
     levels.push(IMPOSSIBLE);
     emit_bytes(
         &mut out,

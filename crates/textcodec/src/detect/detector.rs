@@ -654,7 +654,7 @@ impl Detector {
             self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
             self.gap = 0;
             self.non_ascii += 1;
-            if self.non_ascii % PRUNE_EVERY == 0 {
+            if self.non_ascii.is_multiple_of(PRUNE_EVERY) {
                 self.prune();
             }
         }
@@ -736,10 +736,10 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        for i in 0..CJK.len() {
-            let s = &self.cjk[i];
-            if s.cost != DEAD && self.cjk_total(CJK[i], s) > limit {
-                self.cjk[i].cost = DEAD;
+        let totals = core::array::from_fn::<u32, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
+        for (s, total) in self.cjk.iter_mut().zip(totals) {
+            if s.cost != DEAD && total > limit {
+                s.cost = DEAD;
             }
         }
     }
