@@ -811,9 +811,10 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
          // Do not edit by hand.\n\
          //\n\
          // The statistics are derived from wordfreq 3.1.1 (data under CC BY-SA 4.0, by Robyn Speer\n\
-         // and contributors) and from pythainlp 5.4.0's Thai National Corpus word frequencies\n\
-         // (CC0 1.0); this model is a derived work shared under CC BY-SA 4.0. The index data is\n\
-         // from the WHATWG Encoding Standard (BSD 3-Clause). See data/detect/README.md.\n\n\
+         // and contributors), from pythainlp 5.4.0's Thai National Corpus word frequencies\n\
+         // (CC0 1.0) and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a\n\
+         // derived work shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding\n\
+         // Standard (BSD 3-Clause). See data/detect/README.md.\n\n\
          //! The detector's model: costs in 0.1 nat (255: impossible).\n\n",
     );
 

@@ -2,9 +2,10 @@
 // Do not edit by hand.
 //
 // The statistics are derived from wordfreq 3.1.1 (data under CC BY-SA 4.0, by Robyn Speer
-// and contributors) and from pythainlp 5.4.0's Thai National Corpus word frequencies
-// (CC0 1.0); this model is a derived work shared under CC BY-SA 4.0. The index data is
-// from the WHATWG Encoding Standard (BSD 3-Clause). See data/detect/README.md.
+// and contributors), from pythainlp 5.4.0's Thai National Corpus word frequencies
+// (CC0 1.0) and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a
+// derived work shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding
+// Standard (BSD 3-Clause). See data/detect/README.md.
 
 //! The detector's model: costs in 0.1 nat (255: impossible).
 
