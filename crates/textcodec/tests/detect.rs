@@ -364,3 +364,19 @@ fn html_markup_does_not_drown_the_text() {
         assert_detects(&bytes, truth, None, name);
     }
 }
+
+#[test]
+fn costs_do_not_overflow_on_long_input() {
+    // 256 MB of Russian: the costs add up past 2^32 tenths of a nat (32-bit costs overflowed
+    // here: a panic with overflow checks on).
+    let chunk = encode(&corpus("ru.txt"), textcodec::WINDOWS_1251);
+    let mut d = Detector::new();
+    let mut fed = 0;
+    while fed < 256 << 20 {
+        d.feed(&chunk, false);
+        fed += chunk.len();
+    }
+    d.feed(&[], true);
+    assert_eq!(d.guess(None, false), textcodec::WINDOWS_1251);
+    assert_eq!(d.candidates(None, false)[0].0, textcodec::WINDOWS_1251);
+}

@@ -21,24 +21,27 @@ use super::model::{self, SINGLE_BYTE, SINGLE_BYTE_COUNT};
 use crate::encoding::Encoding;
 use crate::*;
 
+/// Costs, in tenths of a nat: 64 bits, which no input can overflow.
+type Cost = u64;
+
 /// A candidate that is ruled out.
-const DEAD: u32 = u32::MAX;
+const DEAD: Cost = Cost::MAX;
 /// An upper-case letter right after a lower-case one (in the candidate's decoding).
-const CASE_PENALTY: u32 = 40;
+const CASE_PENALTY: Cost = 40;
 /// Candidates more than this far behind the best one are dropped (0.1 nat units: 50 nats,
 /// far more than any prior or top-level-domain bonus).
-const PRUNE_MARGIN: u32 = 500;
+const PRUNE_MARGIN: Cost = 500;
 /// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
 /// text counts no more than a short gap): further for Latin-script languages, whose words
 /// are often all ASCII, than for the others, whose text around markup is still ASCII.
-const GAP_CAP: u32 = 32;
-const GAP_CAP_NON_LATIN: u32 = 4;
+const GAP_CAP: u64 = 32;
+const GAP_CAP_NON_LATIN: u64 = 4;
 /// How often (in non-ASCII bytes) the candidates are pruned.
-const PRUNE_EVERY: u32 = 32;
+const PRUNE_EVERY: u64 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
-const TLD_LANGUAGE_BONUS: u32 = 40;
+const TLD_LANGUAGE_BONUS: Cost = 40;
 /// The bonus of the top-level domain's usual encoding.
-const TLD_ENCODING_BONUS: u32 = 20;
+const TLD_ENCODING_BONUS: Cost = 20;
 
 /// The structure of a two-byte CJK encoding, following its decoder in the Encoding Standard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +58,7 @@ const CJK: [Cjk; 5] = [Cjk::Gbk, Cjk::Big5, Cjk::EucJp, Cjk::ShiftJis, Cjk::EucK
 /// One CJK candidate's state: its cost so far and the bytes of the character under way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CjkState {
-    cost: u32,
+    cost: Cost,
     /// 0: between characters; otherwise where in a character the decoder is (see `step`).
     state: u8,
     lead: u8,
@@ -84,8 +87,8 @@ impl Cjk {
         }
     }
 
-    fn prior(self) -> u32 {
-        u32::from(match self {
+    fn prior(self) -> Cost {
+        Cost::from(match self {
             Cjk::Gbk => model::PRIOR_GBK,
             Cjk::Big5 => model::PRIOR_BIG5,
             Cjk::EucJp => model::PRIOR_EUC_JP,
@@ -101,7 +104,7 @@ impl Cjk {
             (_, 0) if b < 0x80 => 0,
             // gb18030 decoder: 0x80 is U+20AC; 0xFF is an error.
             (Cjk::Gbk, 0) => match b {
-                0x80 => u32::from(model::GB18030_FOUR_BYTE),
+                0x80 => Cost::from(model::GB18030_FOUR_BYTE),
                 0xFF => DEAD,
                 _ => {
                     s.state = 1;
@@ -145,7 +148,7 @@ impl Cjk {
                     if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
                         DEAD
                     } else {
-                        u32::from(model::GB18030_FOUR_BYTE)
+                        Cost::from(model::GB18030_FOUR_BYTE)
                     }
                 }
                 _ => DEAD,
@@ -205,7 +208,7 @@ impl Cjk {
             (Cjk::EucJp, 1) => match b {
                 0xA1..=0xDF => {
                     s.state = 0;
-                    u32::from(model::HALF_WIDTH_KATAKANA)
+                    Cost::from(model::HALF_WIDTH_KATAKANA)
                 }
                 _ => DEAD,
             },
@@ -222,7 +225,7 @@ impl Cjk {
                     s.state = 0;
                     let pointer = (s.lead as usize - 0xA1) * 94 + (b as usize - 0xA1);
                     if model::JIS0212_VALID[pointer / 8] & (1 << (pointer % 8)) != 0 {
-                        u32::from(model::JIS0212)
+                        Cost::from(model::JIS0212)
                     } else {
                         DEAD
                     }
@@ -239,7 +242,7 @@ impl Cjk {
             },
             // Shift_JIS decoder (0x80 decodes to a C1 control: not text).
             (Cjk::ShiftJis, 0) => match b {
-                0xA1..=0xDF => u32::from(model::HALF_WIDTH_KATAKANA),
+                0xA1..=0xDF => Cost::from(model::HALF_WIDTH_KATAKANA),
                 0x81..=0x9F | 0xE0..=0xFC => {
                     s.state = 1;
                     s.lead = b;
@@ -265,13 +268,13 @@ impl Cjk {
 /// A character's cost from a CJK table of 4-bit levels, two pointers a byte (DEAD where the
 /// pointer has no character).
 #[inline]
-fn level_cost(table: &[u8], pointer: usize) -> u32 {
+fn level_cost(table: &[u8], pointer: usize) -> Cost {
     let level = (table[pointer / 2] >> ((pointer & 1) * 4)) & 15;
     let c = model::CJK_LEVEL_COSTS[level as usize];
     if c == 255 {
         DEAD
     } else {
-        u32::from(c)
+        Cost::from(c)
     }
 }
 
@@ -279,7 +282,7 @@ fn level_cost(table: &[u8], pointer: usize) -> u32 {
 /// escapes and bytes outside a mode's range rule it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Iso2022Jp {
-    cost: u32,
+    cost: Cost,
     /// 0: ASCII or Roman; 1: katakana; 2: JIS X 0208 lead; 3: JIS X 0208 trail;
     /// 4: after ESC; 5: after ESC '('; 6: after ESC '$'.
     state: u8,
@@ -352,8 +355,8 @@ impl Iso2022Jp {
             1 => match b {
                 0x21..=0x5F => {
                     self.output = false;
-                    self.chars += 1;
-                    u32::from(model::HALF_WIDTH_KATAKANA)
+                    self.chars = self.chars.saturating_add(1);
+                    Cost::from(model::HALF_WIDTH_KATAKANA)
                 }
                 _ => DEAD,
             },
@@ -369,7 +372,7 @@ impl Iso2022Jp {
             _ => match b {
                 0x21..=0x7E => {
                     self.state = 2;
-                    self.chars += 1;
+                    self.chars = self.chars.saturating_add(1);
                     let pointer = (self.lead as usize - 0x21) * 94 + (b as usize - 0x21);
                     level_cost(&model::JIS0208_COSTS, pointer)
                 }
@@ -455,7 +458,7 @@ impl Utf8 {
 #[derive(Clone, Debug)]
 pub struct Detector {
     /// The cost of each single-byte candidate (DEAD when ruled out).
-    single: [u32; SINGLE_BYTE_COUNT],
+    single: [Cost; SINGLE_BYTE_COUNT],
     /// The single-byte candidates still possible, in model order: `live[..live_len]`.
     live: [u8; SINGLE_BYTE_COUNT],
     live_len: usize,
@@ -468,11 +471,10 @@ pub struct Detector {
     prev: u8,
     /// ASCII bytes since the last non-ASCII one (up to `GAP_CAP`), and the sum of those
     /// counts at each non-ASCII byte.
-    gap: u32,
-    gap_sum: u32,
-    gap_sum_non_latin: u32,
-    non_ascii: u32,
-    ended: bool,
+    gap: u64,
+    gap_sum: u64,
+    gap_sum_non_latin: u64,
+    non_ascii: u64,
     /// Candidate updates made so far (for the fuzz target's linear-time check).
     work: u64,
 }
@@ -544,7 +546,6 @@ impl Detector {
             gap_sum: 0,
             gap_sum_non_latin: 0,
             non_ascii: 0,
-            ended: false,
             work: 0,
         }
     }
@@ -558,10 +559,6 @@ impl Detector {
     /// assert!(d.feed(b"caf\xe9", true));
     /// ```
     pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
-        if self.ended {
-            // Bytes after the end: a new stream is not started; they are taken as more of it.
-            self.ended = false;
-        }
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -591,7 +588,7 @@ impl Detector {
                 if n > 0 {
                     i += n;
                     self.prev = bytes[i - 1];
-                    self.gap = self.gap.saturating_add(n as u32).min(GAP_CAP);
+                    self.gap = self.gap.saturating_add(n as u64).min(GAP_CAP);
                     continue;
                 }
             }
@@ -621,7 +618,6 @@ impl Detector {
             if self.utf8.needed != 0 {
                 self.utf8.valid = false;
             }
-            self.ended = true;
         }
         self.non_ascii > 0
     }
@@ -676,7 +672,7 @@ impl Detector {
             }
             let n = c.classes as usize;
             let mut add =
-                u32::from(model::BIGRAMS[c.bigrams as usize + cp as usize * n + cc as usize]);
+                Cost::from(model::BIGRAMS[c.bigrams as usize + cp as usize * n + cc as usize]);
             let case = &model::CASES[c.case as usize * 256..][..256];
             if case[prev as usize] == 1 && case[b as usize] == 2 {
                 add += CASE_PENALTY;
@@ -690,26 +686,27 @@ impl Detector {
 
     /// A single-byte candidate's cost with its prior and its language's gap cost.
     #[inline]
-    fn single_total(&self, k: usize) -> u32 {
+    fn single_total(&self, k: usize) -> Cost {
         let c = &SINGLE_BYTE[k];
         let sum = if c.language < model::LATIN_LANGUAGES {
             self.gap_sum
         } else {
             self.gap_sum_non_latin
         };
-        let gap = u64::from(sum) * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
+        let gap = sum.saturating_mul(u64::from(model::GAP_COSTS[c.language as usize])) / 100;
         self.single[k]
-            .saturating_add(u32::from(c.prior))
-            .saturating_add(gap.min(u64::from(DEAD)) as u32)
+            .saturating_add(Cost::from(c.prior))
+            .saturating_add(gap)
     }
 
     /// A CJK candidate's cost with its prior and the gap cost.
     #[inline]
-    fn cjk_total(&self, kind: Cjk, s: &CjkState) -> u32 {
-        let gap = u64::from(self.gap_sum_non_latin) * u64::from(model::CJK_GAP_COST) / 100;
-        s.cost
-            .saturating_add(kind.prior())
-            .saturating_add(gap.min(u64::from(DEAD)) as u32)
+    fn cjk_total(&self, kind: Cjk, s: &CjkState) -> Cost {
+        let gap = self
+            .gap_sum_non_latin
+            .saturating_mul(u64::from(model::CJK_GAP_COST))
+            / 100;
+        s.cost.saturating_add(kind.prior()).saturating_add(gap)
     }
 
     /// Drops the candidates hopelessly behind the best one.
@@ -736,7 +733,7 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        let totals = core::array::from_fn::<u32, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
+        let totals = core::array::from_fn::<Cost, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
         for (s, total) in self.cjk.iter_mut().zip(totals) {
             if s.cost != DEAD && total > limit {
                 s.cost = DEAD;
@@ -797,7 +794,7 @@ impl Detector {
         };
         let mut out: Vec<(&'static Encoding, f64)> = Vec::new();
         for &(e, c) in &costs {
-            let w = exp_neg(f64::from(c - best) / 10.0);
+            let w = exp_neg((c - best) as f64 / 10.0);
             match out.iter_mut().find(|(x, _)| *x == e) {
                 Some(slot) => slot.1 += w,
                 None => out.push((e, w)),
@@ -829,14 +826,14 @@ impl Detector {
 
     /// Every live (encoding, language) candidate's total cost, with the priors and the
     /// top-level domain's bonuses.
-    fn best_costs(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, u32)> {
+    fn best_costs(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, Cost)> {
         let (fallback, languages) = tld_info(tld);
         // Only a known domain's usual encoding gets a bonus (windows-1252 is the fallback of
         // unknown and generic ones for ASCII-only input, not a hint).
         let hinted = languages != 0 || fallback != WINDOWS_1252;
         let all = Encoding::all();
-        let adjust = |cost: u32, prior: u32, language: u8, encoding: &'static Encoding| {
-            let mut c = cost + prior + TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS;
+        let adjust = |cost: Cost, prior: Cost, language: u8, encoding: &'static Encoding| {
+            let mut c = cost.saturating_add(prior + TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS);
             if languages & (1 << language) != 0 {
                 c -= TLD_LANGUAGE_BONUS;
             }
