@@ -722,6 +722,34 @@ impl CharCosts {
     }
 }
 
+/// Emits `values` as rows of 256 bytes (`[[u8; 256]; N]`): indexed by a byte, a row needs
+/// no bounds check.
+fn emit_rows(out: &mut String, doc: &str, name: &str, values: &[u8]) {
+    assert_eq!(values.len() % 256, 0);
+    writeln!(out, "{doc}").unwrap();
+    writeln!(
+        out,
+        "pub(crate) static {name}: [[u8; 256]; {}] = [",
+        values.len() / 256
+    )
+    .unwrap();
+    for row in values.chunks(256) {
+        out.push_str(
+            "    [
+",
+        );
+        for chunk in row.chunks(24) {
+            out.push_str("       ");
+            for v in chunk {
+                write!(out, " {v},").unwrap();
+            }
+            out.push('\n');
+        }
+        out.push_str("    ],\n");
+    }
+    out.push_str("];\n\n");
+}
+
 fn emit_bytes(out: &mut String, doc: &str, name: &str, values: &[u8]) {
     writeln!(out, "{doc}").unwrap();
     writeln!(out, "pub(crate) static {name}: [u8; {}] = [", values.len()).unwrap();
@@ -931,9 +959,9 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
          \x20   pub(crate) language: u8,\n\
          \x20   /// The number of the language's classes.\n\
          \x20   pub(crate) classes: u8,\n\
-         \x20   /// The byte-to-class map: `CLASS_MAPS[map * 256..][..256]`.\n\
+         \x20   /// The byte-to-class map: `CLASS_MAPS[map]`.\n\
          \x20   pub(crate) map: u16,\n\
-         \x20   /// The letter case of each byte: `CASES[case * 256..][..256]`.\n\
+         \x20   /// The letter case of each byte: `CASES[case]`.\n\
          \x20   pub(crate) case: u8,\n\
          \x20   /// The language's bigram costs: `BIGRAMS[bigrams..][..classes * classes]`.\n\
          \x20   pub(crate) bigrams: u32,\n\
@@ -946,13 +974,13 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         "/// The number of (single-byte encoding, language) candidates.\npub(crate) const SINGLE_BYTE_COUNT: usize = {count};\n\n/// Every (single-byte encoding, language) candidate.\npub(crate) static SINGLE_BYTE: [SingleByteCandidate; {count}] = [\n{rows}];\n"
     )
     .unwrap();
-    emit_bytes(
+    emit_rows(
         &mut out,
-        "/// Byte-to-class maps, 256 entries per candidate (255: the byte is impossible).",
+        "/// Byte-to-class maps, one per candidate (255: the byte is impossible).",
         "CLASS_MAPS",
         &class_maps,
     );
-    emit_bytes(
+    emit_rows(
         &mut out,
         "/// The letter case of each byte per encoding (0: none, 1: lower, 2: upper).",
         "CASES",
@@ -1100,6 +1128,15 @@ pub fn table_bytes(root: &Path) -> Result<usize, String> {
         let Some((_, ty)) = decl.split_once(": [") else {
             continue;
         };
+        if let Some(rows) = ty.strip_prefix("[u8; 256]; ") {
+            let n: usize = rows
+                .split(']')
+                .next()
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| format!("size of {line}"))?;
+            total += n * 256;
+            continue;
+        }
         let Some((elem, rest)) = ty.split_once("; ") else {
             continue;
         };

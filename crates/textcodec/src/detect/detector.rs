@@ -465,6 +465,8 @@ pub struct Detector {
     cjk: [CjkState; 5],
     /// Whether some CJK candidate is inside a character.
     cjk_pending: bool,
+    /// Whether some CJK candidate is still possible.
+    cjk_live: bool,
     iso_2022_jp: Iso2022Jp,
     utf8: Utf8,
     /// The previous byte (a space before the first one).
@@ -527,6 +529,7 @@ impl Detector {
                 third: 0,
             }; 5],
             cjk_pending: false,
+            cjk_live: true,
             iso_2022_jp: Iso2022Jp {
                 cost: 0,
                 state: 0,
@@ -631,14 +634,18 @@ impl Detector {
         if self.iso_2022_jp.cost != DEAD {
             self.iso_2022_jp.step(b);
         }
-        let mut pending = false;
-        for (kind, state) in CJK.iter().zip(self.cjk.iter_mut()) {
-            if state.cost != DEAD {
-                kind.step(state, b);
-                pending |= state.state != 0;
+        if self.cjk_live {
+            let (mut pending, mut live) = (false, false);
+            for (kind, state) in CJK.iter().zip(self.cjk.iter_mut()) {
+                if state.cost != DEAD {
+                    kind.step(state, b);
+                    pending |= state.state != 0;
+                    live |= state.cost != DEAD;
+                }
             }
+            self.cjk_pending = pending;
+            self.cjk_live = live;
         }
-        self.cjk_pending = pending;
         if b >= 0x80 || self.prev >= 0x80 {
             self.score_pair(self.prev, b);
         }
@@ -657,14 +664,14 @@ impl Detector {
     }
 
     /// Adds the cost of byte `b` after byte `prev` to every single-byte candidate.
-    #[inline]
+    #[inline(always)]
     fn score_pair(&mut self, prev: u8, b: u8) {
         self.work += self.live_len as u64;
         let mut kept = 0;
         for j in 0..self.live_len {
             let k = self.live[j] as usize;
             let c = &SINGLE_BYTE[k];
-            let map = &model::CLASS_MAPS[c.map as usize * 256..][..256];
+            let map = &model::CLASS_MAPS[c.map as usize];
             let (cp, cc) = (map[prev as usize], map[b as usize]);
             if cc == 255 || cp == 255 {
                 self.single[k] = DEAD;
@@ -673,7 +680,7 @@ impl Detector {
             let n = c.classes as usize;
             let mut add =
                 Cost::from(model::BIGRAMS[c.bigrams as usize + cp as usize * n + cc as usize]);
-            let case = &model::CASES[c.case as usize * 256..][..256];
+            let case = &model::CASES[c.case as usize];
             if case[prev as usize] == 1 && case[b as usize] == 2 {
                 add += CASE_PENALTY;
             }
