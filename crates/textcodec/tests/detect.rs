@@ -380,3 +380,24 @@ fn costs_do_not_overflow_on_long_input() {
     assert_eq!(d.guess(None, false), textcodec::WINDOWS_1251);
     assert_eq!(d.candidates(None, false)[0].0, textcodec::WINDOWS_1251);
 }
+
+#[test]
+fn ascii_runs_are_skipped_not_stepped_through() {
+    // Markup and ASCII text between the few non-ASCII letters cost no per-byte work (the
+    // detector's own count of candidate updates; no clock).
+    for (name, encoding) in [
+        ("en.html", textcodec::WINDOWS_1252),
+        ("de.html", textcodec::WINDOWS_1252),
+        ("cs.html", textcodec::WINDOWS_1250),
+    ] {
+        let bytes = encode(&corpus(name), encoding);
+        let mut d = Detector::new();
+        d.feed(&bytes, true);
+        assert!(
+            d.work() < bytes.len() as u64 / 2,
+            "{name}: {} updates for {} bytes",
+            d.work(),
+            bytes.len()
+        );
+    }
+}

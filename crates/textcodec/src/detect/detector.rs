@@ -639,8 +639,10 @@ impl Detector {
             for (kind, state) in CJK.iter().zip(self.cjk.iter_mut()) {
                 if state.cost != DEAD {
                     kind.step(state, b);
-                    pending |= state.state != 0;
-                    live |= state.cost != DEAD;
+                    // A candidate that just died is inside no character.
+                    let alive = state.cost != DEAD;
+                    pending |= alive && state.state != 0;
+                    live |= alive;
                 }
             }
             self.cjk_pending = pending;
