@@ -89,6 +89,7 @@ extern crate std;
 
 mod codecs;
 mod decoder;
+pub mod detect;
 mod encoder;
 mod encoding;
 mod hooks;

@@ -1,0 +1,50 @@
+//! Detection: what encoding is this?
+//!
+//! The HTML Standard says how a browser finds the encoding of a document whose encoding is
+//! not known for certain: the byte order mark, the `Content-Type` header's `charset`, a
+//! `<meta charset>` or XML declaration in the first 1024 bytes, and else a guess from the
+//! bytes. [`sniff_html`] runs that algorithm; [`prescan`], [`extract_meta_charset`] and
+//! [`charset_from_content_type`] are its parts.
+
+mod sniff;
+
+pub use sniff::*;
+
+use crate::Encoding;
+
+/// Where [`sniff_html`] found the encoding: the steps of the encoding sniffing algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A UTF-8, UTF-16LE or UTF-16BE byte order mark ("BOM sniff").
+    Bom,
+    /// The `charset` parameter of the transport's `Content-Type`.
+    Transport,
+    /// A `<meta>` element found by "prescan a byte stream to determine its encoding".
+    Prescan,
+    /// An XML declaration: "get an XML encoding", or the prescan's UTF-16 `<?x`.
+    XmlDeclaration,
+    /// The statistical guess of the [`Detector`] ("autodetect the character encoding").
+    Detector,
+    /// Nothing to go on: the default, windows-1252.
+    Default,
+}
+
+/// The confidence of the encoding sniffing algorithm's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confidence {
+    /// The answer is final (a BOM, or the transport's word).
+    Certain,
+    /// The answer may be revised by a declaration found later, as a browser's parser would.
+    Tentative,
+}
+
+/// The result of [`sniff_html`]: the encoding, how sure, and which step found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sniffed {
+    /// The encoding to decode the document with.
+    pub encoding: &'static Encoding,
+    /// Certain for a BOM or the transport, tentative otherwise.
+    pub confidence: Confidence,
+    /// The step of the algorithm that found it.
+    pub source: Source,
+}
