@@ -1,13 +1,28 @@
 //! Detection: what encoding is this?
 //!
+//! Text whose encoding is not declared is the daily case for crawlers, mail and archives.
+//! Where nothing declares the encoding, browsers guess from the bytes; [`Detector`] is that
+//! guess: a statistical detector fed in chunks of any size, in constant memory, that answers
+//! among the encodings browsers guess among (UTF-8, the single-byte encodings of the
+//! Encoding Standard, GBK, Big5, EUC-JP, ISO-2022-JP, Shift_JIS and EUC-KR).
+//!
+//! ```
+//! use textcodec::detect::Detector;
+//! let mut d = Detector::new();
+//! d.feed(b"<p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0!</p>", true); // "Привет, мир!" in windows-1251
+//! assert_eq!(d.guess(None, false), textcodec::WINDOWS_1251);
+//! ```
+//!
 //! The HTML Standard says how a browser finds the encoding of a document whose encoding is
 //! not known for certain: the byte order mark, the `Content-Type` header's `charset`, a
 //! `<meta charset>` or XML declaration in the first 1024 bytes, and else a guess from the
 //! bytes. [`sniff_html`] runs that algorithm; [`prescan`], [`extract_meta_charset`] and
 //! [`charset_from_content_type`] are its parts.
 
+mod detector;
 mod sniff;
 
+pub use detector::Detector;
 pub use sniff::*;
 
 use crate::Encoding;
@@ -25,7 +40,8 @@ pub enum Source {
     XmlDeclaration,
     /// The statistical guess of the [`Detector`] ("autodetect the character encoding").
     Detector,
-    /// Nothing to go on: the default, windows-1252.
+    /// Nothing to go on (ASCII only): the default, the usual encoding of the top-level
+    /// domain, windows-1252 when it is unknown.
     Default,
 }
 
