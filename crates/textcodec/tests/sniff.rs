@@ -6,10 +6,13 @@
 //! "collect an HTTP quoted string"; MIME Sniffing, "parse a MIME type"). The expected values
 //! are read off the algorithms' text, including where browsers or other libraries differ.
 
-use textcodec::detect::{charset_from_content_type, extract_meta_charset, prescan};
+use textcodec::detect::{
+    charset_from_content_type, extract_meta_charset, prescan, sniff_html, Confidence, Detector,
+    Sniffed, Source,
+};
 use textcodec::{
-    Encoding, BIG5, EUC_JP, EUC_KR, GBK, ISO_8859_2, REPLACEMENT, SHIFT_JIS, UTF_16BE, UTF_16LE,
-    UTF_8, WINDOWS_1251, WINDOWS_1252, X_USER_DEFINED,
+    Encoding, BIG5, EUC_JP, EUC_KR, GBK, ISO_2022_JP, ISO_8859_2, KOI8_R, REPLACEMENT, SHIFT_JIS,
+    UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1251, WINDOWS_1252, X_USER_DEFINED,
 };
 
 fn check(cases: &[(&[u8], Option<&'static Encoding>)], f: fn(&[u8]) -> Option<&'static Encoding>) {
@@ -560,4 +563,177 @@ fn extract_a_mime_type_from_combined_values() {
         ],
         charset_from_content_type,
     );
+}
+
+// ----------------------------------------------------------------- the encoding sniffing algorithm
+
+fn sniffed(encoding: &'static Encoding, confidence: Confidence, source: Source) -> Sniffed {
+    Sniffed {
+        encoding,
+        confidence,
+        source,
+    }
+}
+
+use Confidence::{Certain, Tentative};
+
+#[test]
+fn sniffing_step_1_bom_is_certain() {
+    // 1. "If the result of BOM sniffing is an encoding, return that encoding with confidence
+    //    certain": over the transport and any declaration.
+    let html = Some(&b"text/html; charset=gbk"[..]);
+    for (bytes, encoding) in [
+        (&b"\xEF\xBB\xBF<meta charset=big5>"[..], UTF_8),
+        (b"\xFF\xFE<\0m\0", UTF_16LE),
+        (b"\xFE\xFF\0<\0m", UTF_16BE),
+        (b"\xFF\xFE", UTF_16LE),
+    ] {
+        assert_eq!(
+            sniff_html(bytes, html, None),
+            sniffed(encoding, Certain, Source::Bom)
+        );
+        assert_eq!(
+            sniff_html(bytes, None, Some(b"jp")),
+            sniffed(encoding, Certain, Source::Bom)
+        );
+    }
+    // Two bytes of the UTF-8 BOM are no BOM.
+    assert_eq!(
+        sniff_html(b"\xEF\xBB", html, None).source,
+        Source::Transport
+    );
+}
+
+#[test]
+fn sniffing_step_4_transport_is_certain() {
+    // 4. "If the transport layer specifies a character encoding, and it is supported, return
+    //    that encoding with the confidence certain."
+    let page = b"<meta charset=big5><p>\xa4\xa4";
+    assert_eq!(
+        sniff_html(page, Some(b"text/html; charset=koi8-r"), None),
+        sniffed(KOI8_R, Certain, Source::Transport)
+    );
+    // The transport's UTF-16 and replacement are what it says (no prescan mapping).
+    assert_eq!(
+        sniff_html(page, Some(b"text/html; charset=utf-16"), None),
+        sniffed(UTF_16LE, Certain, Source::Transport)
+    );
+    assert_eq!(
+        sniff_html(page, Some(b"text/html; charset=iso-2022-kr"), None),
+        sniffed(REPLACEMENT, Certain, Source::Transport)
+    );
+    // No charset, or one that names nothing: on to the prescan.
+    for content_type in [
+        &b"text/html"[..],
+        b"text/html; charset=bogus",
+        b"",
+        b"garbage",
+    ] {
+        assert_eq!(
+            sniff_html(page, Some(content_type), None),
+            sniffed(BIG5, Tentative, Source::Prescan)
+        );
+    }
+}
+
+#[test]
+fn sniffing_step_5_prescan_of_1024_bytes_is_tentative() {
+    // 5. The prescan of the first 1024 bytes; "If it returns a character encoding, then return
+    //    the same encoding, with confidence tentative."
+    assert_eq!(
+        sniff_html(b"<meta charset=euc-kr>\xb0\xa1", None, None),
+        sniffed(EUC_KR, Tentative, Source::Prescan)
+    );
+    assert_eq!(
+        sniff_html(b"<meta charset=utf-16le>", None, None),
+        sniffed(UTF_8, Tentative, Source::Prescan)
+    );
+    assert_eq!(
+        sniff_html(b"<?xml version='1.0' encoding='shift_jis'?><p>", None, None),
+        sniffed(SHIFT_JIS, Tentative, Source::XmlDeclaration)
+    );
+    assert_eq!(
+        sniff_html(b"<\0?\0x\0m\0l\0", None, None),
+        sniffed(UTF_16LE, Tentative, Source::XmlDeclaration)
+    );
+    // A declaration that ends past byte 1024 is not seen: the detector decides.
+    let mut page = vec![b' '; 1010];
+    page.extend_from_slice(b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4");
+    let found = sniff_html(&page, None, None);
+    assert_ne!(found.source, Source::Prescan);
+    assert_eq!(found.source, Source::Detector);
+    // ... and one that ends at byte 1024 is.
+    let mut page = vec![b' '; 1024 - 21];
+    page.extend_from_slice(b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4");
+    assert_eq!(
+        sniff_html(&page, None, None),
+        sniffed(KOI8_R, Tentative, Source::Prescan)
+    );
+    // An XML declaration is read from the same 1024 bytes.
+    let mut page = b"<?xml version='1.0'".to_vec();
+    page.resize(1030, b' ');
+    page.extend_from_slice(b" encoding='koi8-r'?>");
+    assert_ne!(sniff_html(&page, None, None).source, Source::XmlDeclaration);
+}
+
+#[test]
+fn sniffing_step_8_detector_is_tentative_without_utf8() {
+    // 8. "autodetect the character encoding ... Such algorithms may use information about the
+    //    resource other than the resource's contents, including the address of the resource":
+    //    the Detector over all the bytes, guess(tld, false).
+    let pages: [&[u8]; 4] = [
+        "<p>Привет, мир! Как дела?</p>".as_bytes(),
+        b"<p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xca\xe0\xea \xe4\xe5\xeb\xe0?</p>",
+        b"<title>\x93\xfa\x96\x7b\x8c\xea</title>",
+        b"<p>\x1b$B$3$s$K$A$O\x1b(B</p>",
+    ];
+    for page in pages {
+        for tld in [None, Some(&b"jp"[..]), Some(b"ru"), Some(b"com")] {
+            let mut detector = Detector::new();
+            detector.feed(page, true);
+            let expected = detector.guess(tld, false);
+            assert_eq!(
+                sniff_html(page, None, tld),
+                sniffed(expected, Tentative, Source::Detector),
+                "{page:?} {tld:?}"
+            );
+            // Browsers do not guess UTF-8 for Web content.
+            assert_ne!(expected, UTF_8);
+        }
+    }
+    assert_eq!(sniff_html(pages[1], None, None).encoding, WINDOWS_1251);
+    assert_eq!(sniff_html(pages[3], None, None).encoding, ISO_2022_JP);
+    // A declaration that names nothing leaves the decision to the detector.
+    assert_eq!(
+        sniff_html(
+            b"<meta charset=bogus><p>\xcf\xf0\xe8\xe2\xe5\xf2",
+            None,
+            None
+        )
+        .source,
+        Source::Detector
+    );
+}
+
+#[test]
+fn sniffing_step_9_default() {
+    // 9. "Otherwise, return an implementation-defined or user-specified default character
+    //    encoding, with the confidence tentative": ASCII gives the detector nothing; the default
+    //    is the top-level domain's usual encoding, windows-1252 when unknown.
+    for page in [&b""[..], b"<p>Hello</p>", b"<meta charset=bogus>plain"] {
+        assert_eq!(
+            sniff_html(page, None, None),
+            sniffed(WINDOWS_1252, Tentative, Source::Default)
+        );
+        let mut detector = Detector::new();
+        detector.feed(page, true);
+        assert_eq!(
+            sniff_html(page, None, Some(b"jp")),
+            sniffed(
+                detector.guess(Some(b"jp"), false),
+                Tentative,
+                Source::Default
+            )
+        );
+    }
 }

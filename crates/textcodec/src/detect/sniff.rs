@@ -1,13 +1,13 @@
 //! The HTML Standard's encoding sniffing algorithm and the declarations it reads, step by
 //! step:
 //!
-//! - [`prescan`]: "prescan a byte stream to determine its encoding", with "get an attribute"
+//! - [`prescan`] is "prescan a byte stream to determine its encoding", with "get an attribute"
 //!   and "get an XML encoding"
 //!   (<https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding>);
-//! - [`extract_meta_charset`]: "algorithm for extracting a character encoding from a `meta`
+//! - [`extract_meta_charset`] is "algorithm for extracting a character encoding from a `meta`
 //!   element"
 //!   (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#algorithm-for-extracting-a-character-encoding-from-a-meta-element>);
-//! - [`charset_from_content_type`]: Fetch's "legacy extract an encoding" of the MIME type that
+//! - [`charset_from_content_type`] is Fetch's "legacy extract an encoding" of the MIME type that
 //!   "extract a MIME type" finds in a `Content-Type` value
 //!   (<https://fetch.spec.whatwg.org/#legacy-extract-an-encoding>,
 //!   <https://fetch.spec.whatwg.org/#concept-header-extract-mime-type>), through "get, decode,
@@ -15,7 +15,7 @@
 //!   an HTTP quoted string" (<https://fetch.spec.whatwg.org/#collect-an-http-quoted-string>)
 //!   and MIME Sniffing's "parse a MIME type"
 //!   (<https://mimesniff.spec.whatwg.org/#parse-a-mime-type>);
-//! - [`sniff_html`]: the "encoding sniffing algorithm"
+//! - [`sniff_html`] is the "encoding sniffing algorithm"
 //!   (<https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm>).
 //!
 //! The steps are transcribed from the HTML Standard's source as of
@@ -41,8 +41,8 @@
 //!   gives the replacement encoding: "get an encoding" returns it, and the prescan only maps
 //!   UTF-16BE/LE and x-user-defined. Gecko does the same.
 
-use super::Source;
-use crate::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+use super::{Confidence, Detector, Sniffed, Source};
+use crate::{Encoding, ISO_2022_JP, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -981,6 +981,96 @@ pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
     // 4. "If tentativeEncoding is failure, then return fallbackEncoding."
     // 5. "Return tentativeEncoding."
     Encoding::for_label(&charset)
+}
+
+/// HTML: the "encoding sniffing algorithm", end to end, for a document whose bytes are all
+/// available, with the `Content-Type` header value `content_type` of its transport (if any)
+/// and the top-level domain `tld` it came from (ASCII without the dot, `b"jp"`; if known):
+///
+/// 1. "If the result of BOM sniffing is an encoding, return that encoding with confidence
+///    certain" ([`Source::Bom`]).
+/// 2. and 3. The user's override, and waiting for more bytes: not for a library.
+/// 4. "If the transport layer specifies a character encoding, and it is supported, return that
+///    encoding with the confidence certain": [`charset_from_content_type`] of `content_type`
+///    ([`Source::Transport`]).
+/// 5. "Optionally, prescan the byte stream to determine its encoding ... User agents are
+///    encouraged to only prescan the first 1024 bytes": [`prescan`] of the first
+///    [`PRESCAN_BYTES`], tentative ([`Source::Prescan`] for a `<meta>`,
+///    [`Source::XmlDeclaration`] for an XML declaration).
+/// 6. and 7. The parent document's encoding, and what the user agent remembers of the page:
+///    not for a library.
+/// 8. "The user agent may attempt to autodetect the character encoding from applying frequency
+///    analysis or other algorithms to the data stream. Such algorithms may use information
+///    about the resource other than the resource's contents, including the address of the
+///    resource": the [`Detector`] over all of `bytes`, its [`guess`](Detector::guess) with
+///    `tld` and UTF-8 not allowed, as browsers do for Web content, tentative
+///    ([`Source::Detector`]).
+/// 9. "Otherwise, return an implementation-defined or user-specified default character
+///    encoding, with the confidence tentative": where the bytes give the detector nothing to go
+///    on (no byte above 0x7F, and no ISO-2022-JP), its guess is the usual encoding of `tld`,
+///    windows-1252 when that is unknown ([`Source::Default`]). The encoding is the Detector's
+///    guess either way; the source says whether the bytes had any say in it.
+///
+/// ```
+/// use textcodec::detect::{sniff_html, Confidence, Source};
+/// let page = b"<meta charset=windows-1251><p>\xcf\xf0\xe8\xe2\xe5\xf2";
+/// let sniffed = sniff_html(page, None, None);
+/// assert_eq!(sniffed.encoding, textcodec::WINDOWS_1251);
+/// assert_eq!((sniffed.source, sniffed.confidence), (Source::Prescan, Confidence::Tentative));
+///
+/// // The transport's charset wins over the <meta>, and a BOM over both.
+/// let sniffed = sniff_html(page, Some(b"text/html; charset=koi8-r"), None);
+/// assert_eq!((sniffed.encoding, sniffed.source), (textcodec::KOI8_R, Source::Transport));
+/// let sniffed = sniff_html(b"\xEF\xBB\xBF<meta charset=gbk>", Some(b"text/html; charset=big5"), None);
+/// assert_eq!((sniffed.encoding, sniffed.confidence), (textcodec::UTF_8, Confidence::Certain));
+///
+/// // Nothing declared: the statistical guess.
+/// let sniffed = sniff_html(b"<p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0!</p>", None, None);
+/// assert_eq!((sniffed.encoding, sniffed.source), (textcodec::WINDOWS_1251, Source::Detector));
+/// ```
+pub fn sniff_html(bytes: &[u8], content_type: Option<&[u8]>, tld: Option<&[u8]>) -> Sniffed {
+    let certain = |encoding, source| Sniffed {
+        encoding,
+        confidence: Confidence::Certain,
+        source,
+    };
+    let tentative = |encoding, source| Sniffed {
+        encoding,
+        confidence: Confidence::Tentative,
+        source,
+    };
+    // 1. "If the result of BOM sniffing is an encoding, return that encoding with confidence
+    //    certain."
+    if let Some((encoding, _)) = Encoding::for_bom(bytes) {
+        return certain(encoding, Source::Bom);
+    }
+    // 4. "If the transport layer specifies a character encoding, and it is supported, return
+    //    that encoding with the confidence certain."
+    if let Some(encoding) = content_type.and_then(charset_from_content_type) {
+        return certain(encoding, Source::Transport);
+    }
+    // 5. "Optionally, prescan the byte stream to determine its encoding, with the end condition
+    //    being when the user agent decides that scanning further bytes would not be
+    //    efficient. User agents are encouraged to only prescan the first 1024 bytes. ... If it
+    //    returns a character encoding, then return the same encoding, with confidence
+    //    tentative."
+    if let Some((encoding, source)) = prescan_declaration(&bytes[..bytes.len().min(PRESCAN_BYTES)])
+    {
+        return tentative(encoding, source);
+    }
+    // 8. "The user agent may attempt to autodetect the character encoding ... If autodetection
+    //    succeeds in determining a character encoding, and that encoding is a supported
+    //    encoding, then return that encoding, with the confidence tentative."
+    let mut detector = Detector::new();
+    let non_ascii = detector.feed(bytes, true);
+    let guess = detector.guess(tld, false);
+    if non_ascii || guess == ISO_2022_JP {
+        return tentative(guess, Source::Detector);
+    }
+    // 9. "Otherwise, return an implementation-defined or user-specified default character
+    //    encoding, with the confidence tentative." (The Detector's answer for ASCII: the
+    //    usual encoding of the top-level domain, windows-1252 when unknown.)
+    tentative(guess, Source::Default)
 }
 
 #[cfg(test)]
