@@ -40,8 +40,9 @@ pub enum Source {
     XmlDeclaration,
     /// The statistical guess of the [`Detector`] ("autodetect the character encoding").
     Detector,
-    /// Nothing to go on (ASCII only): the default, the usual encoding of the top-level
-    /// domain, windows-1252 when it is unknown.
+    /// Nothing to go on (ASCII only): the default, which is what the [`Detector`] answers for
+    /// ASCII (the usual encoding of the top-level domain, windows-1252 when it is unknown; UTF-8
+    /// where UTF-8 is allowed).
     Default,
 }
 

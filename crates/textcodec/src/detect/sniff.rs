@@ -1061,16 +1061,29 @@ pub fn sniff_html(bytes: &[u8], content_type: Option<&[u8]>, tld: Option<&[u8]>)
     // 8. "The user agent may attempt to autodetect the character encoding ... If autodetection
     //    succeeds in determining a character encoding, and that encoding is a supported
     //    encoding, then return that encoding, with the confidence tentative."
+    // 9. "Otherwise, return an implementation-defined or user-specified default character
+    //    encoding, with the confidence tentative."
+    guess(bytes, tld, false)
+}
+
+/// The encoding sniffing algorithm's steps 8 and 9 over `bytes`: the [`Detector`]'s guess,
+/// tentative, from [`Source::Detector`] where the bytes gave it something to go on (a byte
+/// above 0x7F, or ISO-2022-JP), else from [`Source::Default`] (the Detector's answer for ASCII:
+/// the usual encoding of `tld`, windows-1252 when unknown, or UTF-8 where allowed).
+pub(crate) fn guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> Sniffed {
     let mut detector = Detector::new();
     let non_ascii = detector.feed(bytes, true);
-    let guess = detector.guess(tld, false);
-    if non_ascii || guess == ISO_2022_JP {
-        return tentative(guess, Source::Detector);
+    let encoding = detector.guess(tld, allow_utf8);
+    let source = if non_ascii || encoding == ISO_2022_JP {
+        Source::Detector
+    } else {
+        Source::Default
+    };
+    Sniffed {
+        encoding,
+        confidence: Confidence::Tentative,
+        source,
     }
-    // 9. "Otherwise, return an implementation-defined or user-specified default character
-    //    encoding, with the confidence tentative." (The Detector's answer for ASCII: the
-    //    usual encoding of the top-level domain, windows-1252 when unknown.)
-    tentative(guess, Source::Default)
 }
 
 #[cfg(test)]
