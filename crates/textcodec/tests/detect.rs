@@ -73,6 +73,21 @@ fn detect(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encodi
     d.guess(tld, allow_utf8)
 }
 
+/// Whether `guess` decodes `bytes` exactly as `truth` does (confusable encodings that decode
+/// the input identically are right answers).
+fn decodes_as(bytes: &[u8], guess: &'static Encoding, truth: &'static Encoding) -> bool {
+    guess == truth || textcodec::decode(bytes, guess).0 == textcodec::decode(bytes, truth).0
+}
+
+fn assert_detects(bytes: &[u8], truth: &'static Encoding, tld: Option<&[u8]>, what: &str) {
+    let guess = detect(bytes, tld, false);
+    assert!(
+        decodes_as(bytes, guess, truth),
+        "{what}: guessed {guess:?} for {truth:?} (tld {:?})",
+        tld.map(String::from_utf8_lossy)
+    );
+}
+
 /// A deterministic split of `len` bytes into chunks of 0 to `max` bytes.
 fn splits(len: usize, seed: u32, max: u32) -> Vec<usize> {
     let mut x = seed | 1;
@@ -214,17 +229,19 @@ fn valid_utf8_with_non_ascii_is_utf8_when_allowed() {
 }
 
 #[test]
-fn valid_utf8_without_permission_is_the_tlds_encoding() {
-    let bytes = corpus("ru.txt");
-    assert_eq!(
-        detect(bytes.as_bytes(), None, false),
-        textcodec::WINDOWS_1252
-    );
-    assert_eq!(
-        detect(bytes.as_bytes(), Some(b"ru"), false),
-        textcodec::WINDOWS_1251
-    );
-    assert!(detect(bytes.as_bytes(), Some(b"ru"), false) != textcodec::UTF_8);
+fn utf8_is_never_the_answer_when_not_allowed() {
+    for name in ["ru.txt", "ja.txt", "de.txt", "zh_tw.txt"] {
+        let text = corpus(name);
+        for tld in [None, Some(&b"ru"[..]), Some(b"jp")] {
+            let mut d = Detector::new();
+            d.feed(text.as_bytes(), true);
+            assert_ne!(d.guess(tld, false), textcodec::UTF_8);
+            assert!(d
+                .candidates(tld, false)
+                .iter()
+                .all(|&(e, _)| e != textcodec::UTF_8));
+        }
+    }
 }
 
 #[test]
@@ -272,5 +289,69 @@ fn scores_are_ranked_and_in_range() {
     // Every candidate decodes the input without error.
     for &(e, _) in &c {
         assert!(!textcodec::decode(&bytes, e).2, "{e:?} is not possible");
+    }
+}
+
+#[test]
+fn the_tld_hint_decides_between_confusable_encodings() {
+    // "Žluťoučký kůň" fits windows-1250; a short Latin word with one letter from the upper
+    // half is what the hint is for: on .cz it is Czech in windows-1250.
+    let bytes = encode("Příliš", textcodec::WINDOWS_1250);
+    assert_detects(&bytes, textcodec::WINDOWS_1250, Some(b"cz"), "cz");
+    let bytes = encode("Ελλάδα", textcodec::ISO_8859_7);
+    assert_detects(&bytes, textcodec::ISO_8859_7, Some(b"gr"), "gr");
+    let bytes = encode("Москва", textcodec::WINDOWS_1251);
+    assert_detects(&bytes, textcodec::WINDOWS_1251, Some(b"ru"), "ru");
+    let bytes = encode("東京", textcodec::SHIFT_JIS);
+    assert_detects(&bytes, textcodec::SHIFT_JIS, Some(b"jp"), "jp");
+    let bytes = encode("東京", textcodec::BIG5);
+    assert_detects(&bytes, textcodec::BIG5, Some(b"tw"), "tw");
+    let bytes = encode("北京", textcodec::GBK);
+    assert_detects(&bytes, textcodec::GBK, Some(b"cn"), "cn");
+}
+
+#[test]
+fn a_single_non_ascii_word_in_each_script() {
+    let cases: &[(&str, &'static Encoding)] = &[
+        ("Gr\u{fc}\u{df}e", textcodec::WINDOWS_1252),
+        ("caf\u{e9}", textcodec::WINDOWS_1252),
+        ("Kraków", textcodec::WINDOWS_1250),
+        ("Москва", textcodec::WINDOWS_1251),
+        ("Москва", textcodec::KOI8_R),
+        ("Αθήνα", textcodec::WINDOWS_1253),
+        ("İstanbul", textcodec::WINDOWS_1254),
+        ("ירושלים", textcodec::WINDOWS_1255),
+        ("القاهرة", textcodec::WINDOWS_1256),
+        ("Lietuvoje", textcodec::WINDOWS_1257),
+        ("กรุงเทพ", textcodec::WINDOWS_874),
+        ("東京都", textcodec::SHIFT_JIS),
+        ("東京都", textcodec::EUC_JP),
+        ("서울특별시", textcodec::EUC_KR),
+        ("北京市", textcodec::GBK),
+        ("臺北市", textcodec::BIG5),
+    ];
+    for &(word, truth) in cases {
+        let sentence = format!("The word {word} stands alone in this sentence.");
+        let bytes = encode(&sentence, truth);
+        assert_detects(&bytes, truth, None, word);
+    }
+}
+
+#[test]
+fn html_markup_does_not_drown_the_text() {
+    for (name, truth) in [
+        ("ru.html", textcodec::WINDOWS_1251),
+        ("ja.html", textcodec::SHIFT_JIS),
+        ("el.html", textcodec::ISO_8859_7),
+        ("cs.html", textcodec::WINDOWS_1250),
+        ("de.html", textcodec::WINDOWS_1252),
+        ("ko.html", textcodec::EUC_KR),
+    ] {
+        let html = corpus(name);
+        // The first 20 KB: mostly the head's markup, styles and scripts.
+        let bytes = encode(cut(&html, 20_000), truth);
+        assert_detects(&bytes, truth, None, name);
+        let bytes = encode(&html, truth);
+        assert_detects(&bytes, truth, None, name);
     }
 }
