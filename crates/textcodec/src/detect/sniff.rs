@@ -650,11 +650,17 @@ fn is_http_quoted_string_token_code_point(b: u8) -> bool {
     b == 0x09 || (0x20..=0x7E).contains(&b) || b >= 0x80
 }
 
-/// Fetch: "collect an HTTP quoted string" from `input`, given `position` (at a U+0022) and
-/// with extract-value true: the value, unescaped.
-fn collect_http_quoted_string_value(input: &[u8], position: &mut usize) -> Vec<u8> {
+/// Fetch: "collect an HTTP quoted string" from `input`, given `position` (at a U+0022). With
+/// extract-value true (`value` given), the value, unescaped, is appended to `value`; with
+/// extract-value false ("7. Return the code points from positionStart to position, inclusive,
+/// within input"), the caller keeps the bytes as they are, from the old `position` to the new.
+fn collect_http_quoted_string(input: &[u8], position: &mut usize, mut value: Option<&mut Vec<u8>>) {
+    let mut append = |bytes: &[u8]| {
+        if let Some(value) = value.as_deref_mut() {
+            value.extend_from_slice(bytes);
+        }
+    };
     // 1. "Let positionStart be position." 2. "Let value be the empty string."
-    let mut value = Vec::new();
     // 3. "Assert: the code point at position within input is U+0022 (")."
     debug_assert_eq!(input[*position], b'"');
     // 4. "Advance position by 1."
@@ -667,7 +673,7 @@ fn collect_http_quoted_string_value(input: &[u8], position: &mut usize) -> Vec<u
             .iter()
             .position(|&b| b == b'"' || b == b'\\')
             .unwrap_or(input.len() - *position);
-        value.extend_from_slice(&input[*position..*position + run]);
+        append(&input[*position..*position + run]);
         *position += run;
         // 2. "If position is past the end of input, then break."
         let Some(&quote_or_backslash) = input.get(*position) else {
@@ -680,12 +686,12 @@ fn collect_http_quoted_string_value(input: &[u8], position: &mut usize) -> Vec<u
         if quote_or_backslash == b'\\' {
             // 1. "If position is past the end of input, then append U+005C (\) to value and
             //    break."
-            let Some(&escaped) = input.get(*position) else {
-                value.push(b'\\');
+            let Some(escaped) = input.get(*position) else {
+                append(b"\\");
                 break;
             };
             // 2. "Append the code point at position within input to value."
-            value.push(escaped);
+            append(core::slice::from_ref(escaped));
             // 3. "Advance position by 1."
             *position += 1;
         } else {
@@ -693,34 +699,8 @@ fn collect_http_quoted_string_value(input: &[u8], position: &mut usize) -> Vec<u
             break;
         }
     }
-    // 6. "If extract-value is true, then return value."
-    value
-}
-
-/// Fetch: "collect an HTTP quoted string" with extract-value false: moves `position` past the
-/// quoted string ("7. Return the code points from positionStart to position, inclusive, within
-/// input": the caller keeps them as they are).
-fn skip_http_quoted_string(input: &[u8], position: &mut usize) {
-    *position += 1;
-    loop {
-        let run = input[*position..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\')
-            .unwrap_or(input.len() - *position);
-        *position += run;
-        let Some(&quote_or_backslash) = input.get(*position) else {
-            break;
-        };
-        *position += 1;
-        if quote_or_backslash == b'\\' {
-            if *position >= input.len() {
-                break;
-            }
-            *position += 1;
-        } else {
-            break;
-        }
-    }
+    // 6. "If extract-value is true, then return value." 7. "Return the code points from
+    //    positionStart to position, inclusive, within input."
 }
 
 /// Fetch: "get, decode, and split" a header value: its comma-separated values (commas inside
@@ -748,7 +728,7 @@ fn get_decode_split(input: &[u8]) -> Vec<Range<usize>> {
         if input.get(position) == Some(&b'"') {
             // 1. "Append the result of collecting an HTTP quoted string from input, given
             //    position, to temporaryValue."
-            skip_http_quoted_string(input, &mut position);
+            collect_http_quoted_string(input, &mut position, None);
             // 2. "If position is not past the end of input, then continue."
             if position < input.len() {
                 continue;
@@ -880,7 +860,9 @@ fn parse_mime_type(input: &[u8]) -> Option<MimeType> {
         if input[position] == b'"' {
             // 1. "Set parameterValue to the result of collecting an HTTP quoted string from
             //    input, given position and true."
-            parameter_value = collect_http_quoted_string_value(input, &mut position);
+            let mut value = Vec::new();
+            collect_http_quoted_string(input, &mut position, Some(&mut value));
+            parameter_value = value;
             // 2. "Collect a sequence of code points that are not U+003B (;) from input, given
             //    position."
             collect_until(&mut position, &|b| b == b';');
@@ -1209,17 +1191,15 @@ mod tests {
 
     #[test]
     fn quoted_string_value_unescapes() {
-        let mut p = 0;
-        assert_eq!(
-            collect_http_quoted_string_value(br#""a\"b\\c"x"#, &mut p),
-            b"a\"b\\c"
-        );
-        assert_eq!(p, 9);
-        let mut p = 0;
-        assert_eq!(
-            collect_http_quoted_string_value(br#""ab\"#, &mut p),
-            b"ab\\"
-        );
-        assert_eq!(p, 4);
+        let collect = |input: &[u8]| {
+            let (mut p, mut q) = (0, 0);
+            let mut value = Vec::new();
+            collect_http_quoted_string(input, &mut p, Some(&mut value));
+            collect_http_quoted_string(input, &mut q, None);
+            assert_eq!(p, q);
+            (value, p)
+        };
+        assert_eq!(collect(br#""a\"b\\c"x"#), (b"a\"b\\c".to_vec(), 9));
+        assert_eq!(collect(br#""ab\"#), (b"ab\\".to_vec(), 4));
     }
 }

@@ -191,33 +191,10 @@ impl DecodeCore {
         capacity: usize,
     ) -> Self {
         let decoder = encoding.new_decoder(options);
-        // Room for the tail that `feed_clean` keeps, and then some.
-        let capacity = capacity.max(4 * MAX_TAIL);
-        // Enough that one call decodes a whole input buffer; never less than room for a few
-        // worst-case steps.
-        let out_len = decoder
-            .max_utf8_buffer_length(capacity)
-            .unwrap_or(capacity.saturating_mul(3))
-            .max(32)
-            + 64;
-        DecodeCore {
-            decoder,
-            wait_for_more: false,
-            encoding,
-            input: vec![0; capacity].into_boxed_slice(),
-            in_start: 0,
-            in_end: 0,
-            output: vec![0; out_len].into_boxed_slice(),
-            out_start: 0,
-            out_end: 0,
-            eof: false,
-            finished: false,
-            consumed: 0,
-            pending: None,
-            sniffing: None,
-            sniffed: None,
-            capacity,
-        }
+        let capacity = Self::room(capacity);
+        let out_len = Self::output_room(&decoder, capacity);
+        let input = vec![0; capacity].into_boxed_slice();
+        Self::with_parts(decoder, input, out_len, capacity, None)
     }
 
     /// A core that reads the start of the input to find its encoding (see [`DetectOptions`])
@@ -227,24 +204,47 @@ impl DecodeCore {
         options: DecoderOptions,
         capacity: usize,
     ) -> Self {
-        let capacity = capacity.max(4 * MAX_TAIL);
+        let capacity = Self::room(capacity);
         // The output room of the worst of the decoders it may pick.
-        let out_len = crate::Encoding::all()
+        let out_len = Encoding::all()
             .iter()
-            .map(|e| {
-                e.new_decoder(options)
-                    .max_utf8_buffer_length(capacity)
-                    .unwrap_or(capacity.saturating_mul(3))
-            })
+            .map(|e| Self::output_room(&e.new_decoder(options), capacity))
             .max()
-            .unwrap_or(0)
+            .unwrap_or(0);
+        // The input buffer is the one the detection reads into (`Sniffing::into_input`).
+        let sniffing = Box::new(Sniffing::new(detect, options));
+        let decoder = UTF_8.new_decoder(options);
+        Self::with_parts(decoder, Box::default(), out_len, capacity, Some(sniffing))
+    }
+
+    /// The input buffer's size for a `capacity` asked for: room for the tail that
+    /// `feed_clean` keeps, and then some.
+    fn room(capacity: usize) -> usize {
+        capacity.max(4 * MAX_TAIL)
+    }
+
+    /// The output buffer's size: enough that one call decodes a whole input buffer of
+    /// `capacity` bytes; never less than room for a few worst-case steps.
+    fn output_room(decoder: &Decoder, capacity: usize) -> usize {
+        decoder
+            .max_utf8_buffer_length(capacity)
+            .unwrap_or(capacity.saturating_mul(3))
             .max(32)
-            + 64;
+            + 64
+    }
+
+    fn with_parts(
+        decoder: Decoder,
+        input: Box<[u8]>,
+        out_len: usize,
+        capacity: usize,
+        sniffing: Option<Box<Sniffing>>,
+    ) -> Self {
         DecodeCore {
-            decoder: UTF_8.new_decoder(options),
+            encoding: decoder.encoding(),
+            decoder,
             wait_for_more: false,
-            encoding: UTF_8,
-            input: Box::default(),
+            input,
             in_start: 0,
             in_end: 0,
             output: vec![0; out_len].into_boxed_slice(),
@@ -254,7 +254,7 @@ impl DecodeCore {
             finished: false,
             consumed: 0,
             pending: None,
-            sniffing: Some(Box::new(Sniffing::new(detect, options))),
+            sniffing,
             sniffed: None,
             capacity,
         }
