@@ -158,6 +158,9 @@ const ENCODING_SHARE: [(&str, f64); 32] = [
     ("EUC-KR", 1.0),
 ];
 
+/// The weight of the prior against the text's evidence (the hand-set shares are rough).
+const PRIOR_STRENGTH: f64 = 0.5;
+
 /// The prior cost of a language written in an encoding, relative to the most likely pair.
 fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
     let weight = |l: &str| {
@@ -173,7 +176,7 @@ fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
         .map(|&(_, s)| s)
         .ok_or_else(|| format!("no share for {encoding}"))?;
     let top = weight("en")? * 0.85;
-    Ok((-(weight(language)? * share / top).ln() * SCALE).round() as u16)
+    Ok((-(weight(language)? * share / top).ln() * SCALE * PRIOR_STRENGTH).round() as u16)
 }
 
 /// Top-level domains: the languages of their pages and their browsers' fallback encoding.
@@ -273,12 +276,32 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation and symbols common in text of any language.
-const PUNCTUATION: [u32; 33] = [
-    0xA0, 0xA1, 0xA3, 0xA7, 0xA9, 0xAB, 0xAE, 0xB0, 0xB1, 0xB2, 0xB3, 0xB7, 0xBB, 0xBC, 0xBD, 0xBE,
-    0xBF, 0xD7, 0x2013, 0x2014, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2022, 0x2026,
-    0x2039, 0x203A, 0x20AC, 0x2122, 0x2116,
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
+/// joining letters), followed as a space is; closing punctuation and symbols, followed by a
+/// space far more often than by a letter; each common or uncommon. Others are rare.
+const OPENING_COMMON: [u32; 6] = [0xA0, 0xAB, 0xB7, 0x2019, 0x201C, 0x201E];
+const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
+const CLOSING_COMMON: [u32; 6] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC];
+const CLOSING_UNCOMMON: [u32; 13] = [
+    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
+
+/// The punctuation class (0 to 3 as above) of a character, if any.
+fn punctuation_class(c: char) -> Option<usize> {
+    let c = c as u32;
+    [
+        &OPENING_COMMON[..],
+        &OPENING_UNCOMMON,
+        &CLOSING_COMMON,
+        &CLOSING_UNCOMMON,
+    ]
+    .iter()
+    .position(|set| set.contains(&c))
+}
+
+fn is_punctuation(c: char) -> bool {
+    punctuation_class(c).is_some()
+}
 
 /// A letter's place in its language's alphabet: lower case, and the Romanian letters with
 /// comma below as one with their cedilla forms (legacy encodings have only the latter).
@@ -332,13 +355,14 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
-        self.alphabet.len() + 4
+        self.alphabet.len() + 7
     }
+    /// The first of the four punctuation classes.
     fn punctuation(&self) -> usize {
         self.alphabet.len() + 2
     }
     fn rare(&self) -> usize {
-        self.alphabet.len() + 3
+        self.alphabet.len() + 6
     }
     fn class_of(&self, c: char) -> usize {
         if fold(c).is_ascii_alphabetic() {
@@ -348,8 +372,8 @@ impl Language {
             0
         } else if let Some(i) = self.alphabet.iter().position(|&a| a == fold(c)) {
             i + 2
-        } else if PUNCTUATION.contains(&(c as u32)) {
-            self.punctuation()
+        } else if let Some(p) = punctuation_class(c) {
+            self.punctuation() + p
         } else {
             self.rare()
         }
@@ -364,8 +388,12 @@ const ALPHABET_MAX: usize = 96;
 const SMOOTHING: f64 = 0.01;
 /// The probability of a character outside the language's alphabet and the punctuation.
 const RARE_PROBABILITY: f64 = 2e-6;
-/// Common punctuation: its share of the places where a word boundary could be.
-const PUNCTUATION_SHARE: f64 = 0.03;
+/// Punctuation: the share of each common and each uncommon mark of the places where a word
+/// boundary could be.
+const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
+const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
+/// How much less likely a letter is right after closing punctuation than after a space.
+const AFTER_CLOSING: f64 = 0.05;
 
 fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
@@ -389,7 +417,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
                 // Arabic points) are letters of their alphabet too.
                 !c.is_ascii()
                     && **n / total >= ALPHABET_SHARE
-                    && !PUNCTUATION.contains(&(**c as u32))
+                    && !is_punctuation(**c)
             }
         })
         .map(|(&c, &n)| (c, n))
@@ -425,7 +453,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
     let unigram: Vec<f64> = class_total.iter().map(|&c| c / all + floor).collect();
     let usum: f64 = unigram.iter().sum();
     let unigram: Vec<f64> = unigram.iter().map(|u| u / usum).collect();
-    let (punct, rare) = (lang.punctuation(), lang.rare());
+    let (punctuation, rare) = (lang.punctuation(), lang.rare());
     let mut p = vec![0.0f64; n * n];
     for a in 0..n {
         let row: f64 = (0..n).map(|b| counts[a * n + b]).sum();
@@ -438,15 +466,38 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
             p[a * n + b] = (1.0 - SMOOTHING) * ml + SMOOTHING * unigram[b];
         }
     }
-    // Punctuation stands where a boundary (class 0) could, and is followed as a boundary is;
-    // anything rare is followed as a boundary is.
+    // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
+    // comes after a space or a letter's word boundary and is followed as a space is; closing
+    // punctuation and symbols come where a word ends and are followed by a space far more
+    // often than by a letter; anything rare is followed by either.
+    let after_space: Vec<f64> = (0..n).map(|b| p[b] / (1.0 - p[0])).collect();
     for a in 0..n {
-        p[a * n + punct] = p[a * n] * PUNCTUATION_SHARE;
+        let boundary = if a == 0 { 1.0 } else { p[a * n] };
+        for k in 0..4 {
+            let share = if k % 2 == 0 {
+                COMMON_PUNCTUATION_SHARE
+            } else {
+                UNCOMMON_PUNCTUATION_SHARE
+            };
+            p[a * n + punctuation + k] = boundary * share;
+        }
         p[a * n + rare] = RARE_PROBABILITY;
     }
+    let mut rows = vec![0.0f64; 3 * n];
+    for b in 1..n {
+        rows[b] = 0.7 * after_space[b];
+        rows[n + b] = AFTER_CLOSING * after_space[b];
+        rows[2 * n + b] = 0.5 * after_space[b];
+    }
+    rows[0] = 0.3;
+    rows[n] = 1.0 - AFTER_CLOSING;
+    rows[2 * n] = 0.5;
     for b in 0..n {
-        p[punct * n + b] = p[b];
-        p[rare * n + b] = p[b];
+        for k in 0..4 {
+            let row = if k < 2 { 0 } else { n };
+            p[(punctuation + k) * n + b] = rows[row + b];
+        }
+        p[rare * n + b] = rows[2 * n + b];
     }
     lang.costs = p.iter().map(|&x| cost(x)).collect();
     Ok(lang)
@@ -631,14 +682,14 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     }
     out.push('\n');
 
-    // Latin-script languages: the cost of each ASCII byte between two non-ASCII ones
-    // (capped in the detector), from the share of non-ASCII characters in the language's text.
-    let latin = |l: &str| ALPHABETIC[..24].contains(&l);
+    // The cost of each ASCII byte between two non-ASCII ones (capped in the detector), from
+    // the share of non-ASCII characters in the language's text.
+    let latin = ALPHABETIC[..24].len();
     let gap: Vec<u16> = all_langs
         .iter()
         .enumerate()
-        .map(|(i, l)| {
-            if latin(l) {
+        .map(|(i, _)| {
+            if i < languages.len() {
                 let share = languages[i].non_ascii_share;
                 (-(1.0 - share).ln() * SCALE * 100.0).round() as u16
             } else {
@@ -648,7 +699,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         .collect();
     writeln!(
         out,
-        "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: Latin-script languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n",
+        "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n\n/// The languages before this one are written in Latin letters (their gaps count further).\npub(crate) const LATIN_LANGUAGES: u8 = {latin};\n",
         gap.len()
     )
     .unwrap();
@@ -790,6 +841,20 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         &pointer_costs(&jis, 11280, &cjk["ja"], |p| {
             (8836..=10715).contains(&p).then_some(cost(1e-8))
         }),
+    );
+    // JIS X 0212 in EUC-JP: which pointers have a character (bit `p % 8` of byte `p / 8`).
+    let jis0212 = read_index(&whatwg, "jis0212")?;
+    let mut valid = vec![0u8; 8836usize.div_ceil(8)];
+    for &(p, _) in &jis0212 {
+        if (p as usize) < 8836 {
+            valid[p as usize / 8] |= 1 << (p % 8);
+        }
+    }
+    emit_bytes(
+        &mut out,
+        "/// index jis0212: bit `p % 8` of byte `p / 8` is set where pointer `p` has a character.",
+        "JIS0212_VALID",
+        &valid,
     );
     writeln!(
         out,

@@ -29,8 +29,10 @@ const CASE_PENALTY: u32 = 40;
 /// far more than any prior or top-level-domain bonus).
 const PRUNE_MARGIN: u32 = 500;
 /// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
-/// text counts no more than a short gap).
+/// text counts no more than a short gap): further for Latin-script languages, whose words
+/// are often all ASCII, than for the others, whose text around markup is still ASCII.
 const GAP_CAP: u32 = 64;
+const GAP_CAP_NON_LATIN: u32 = 8;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u32 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
@@ -57,6 +59,9 @@ struct CjkState {
     /// 0: between characters; otherwise where in a character the decoder is (see `step`).
     state: u8,
     lead: u8,
+    /// gb18030's second and third bytes of a four-byte sequence.
+    second: u8,
+    third: u8,
 }
 
 impl Cjk {
@@ -107,6 +112,7 @@ impl Cjk {
             (Cjk::Gbk, 1) => match b {
                 0x30..=0x39 => {
                     s.state = 2;
+                    s.second = b;
                     0
                 }
                 0x40..=0x7E | 0x80..=0xFE => {
@@ -120,6 +126,7 @@ impl Cjk {
             (Cjk::Gbk, 2) => match b {
                 0x81..=0xFE => {
                     s.state = 3;
+                    s.third = b;
                     0
                 }
                 _ => DEAD,
@@ -127,7 +134,19 @@ impl Cjk {
             (Cjk::Gbk, _) => match b {
                 0x30..=0x39 => {
                     s.state = 0;
-                    u32::from(model::GB18030_FOUR_BYTE)
+                    // "index gb18030 ranges code point": none for these pointers.
+                    let pointer = (((u32::from(s.lead) - 0x81) * 10 + u32::from(s.second) - 0x30)
+                        * 126
+                        + u32::from(s.third)
+                        - 0x81)
+                        * 10
+                        + u32::from(b)
+                        - 0x30;
+                    if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
+                        DEAD
+                    } else {
+                        u32::from(model::GB18030_FOUR_BYTE)
+                    }
                 }
                 _ => DEAD,
             },
@@ -193,6 +212,7 @@ impl Cjk {
             (Cjk::EucJp, 2) => match b {
                 0xA1..=0xFE => {
                     s.state = 3;
+                    s.lead = b;
                     0
                 }
                 _ => DEAD,
@@ -200,7 +220,12 @@ impl Cjk {
             (Cjk::EucJp, 3) => match b {
                 0xA1..=0xFE => {
                     s.state = 0;
-                    u32::from(model::JIS0212)
+                    let pointer = (s.lead as usize - 0xA1) * 94 + (b as usize - 0xA1);
+                    if model::JIS0212_VALID[pointer / 8] & (1 << (pointer % 8)) != 0 {
+                        u32::from(model::JIS0212)
+                    } else {
+                        DEAD
+                    }
                 }
                 _ => DEAD,
             },
@@ -260,6 +285,9 @@ struct Iso2022Jp {
     lead: u8,
     /// Characters decoded in the JIS X 0208 and katakana modes.
     chars: u32,
+    /// "ISO-2022-JP output": an escape sequence was the last thing seen (a second one right
+    /// after it is an error).
+    output: bool,
 }
 
 impl Iso2022Jp {
@@ -281,34 +309,46 @@ impl Iso2022Jp {
                 }
                 _ => DEAD,
             },
-            5 => match b {
-                b'B' | b'J' => {
-                    self.state = 0;
-                    self.mode = 0;
+            5 | 6 => {
+                let mode = match (self.state, b) {
+                    (5, b'B' | b'J') => 0,
+                    (5, b'I') => 1,
+                    (6, b'@' | b'B') => 2,
+                    _ => {
+                        self.cost = DEAD;
+                        return;
+                    }
+                };
+                self.state = mode;
+                self.mode = mode;
+                let error = self.output;
+                self.output = true;
+                if error {
+                    DEAD
+                } else {
                     0
                 }
-                b'I' => {
-                    self.state = 1;
-                    self.mode = 1;
-                    0
-                }
-                _ => DEAD,
-            },
-            6 => match b {
-                b'@' | b'B' => {
-                    self.state = 2;
-                    self.mode = 2;
-                    0
-                }
-                _ => DEAD,
-            },
-            _ if b == 0x1B => {
-                self.state = 4;
-                0
             }
-            0 => 0,
+            // A byte: only an escape sequence keeps the output flag.
+            _ if b == 0x1B => {
+                if self.state == 3 {
+                    DEAD
+                } else {
+                    self.state = 4;
+                    0
+                }
+            }
+            0 => {
+                self.output = false;
+                if b == 0x0E || b == 0x0F {
+                    DEAD
+                } else {
+                    0
+                }
+            }
             1 => match b {
                 0x21..=0x5F => {
+                    self.output = false;
                     self.chars += 1;
                     u32::from(model::HALF_WIDTH_KATAKANA)
                 }
@@ -316,6 +356,7 @@ impl Iso2022Jp {
             },
             2 => match b {
                 0x21..=0x7E => {
+                    self.output = false;
                     self.state = 3;
                     self.lead = b;
                     0
@@ -426,8 +467,11 @@ pub struct Detector {
     /// counts at each non-ASCII byte.
     gap: u32,
     gap_sum: u32,
+    gap_sum_non_latin: u32,
     non_ascii: u32,
     ended: bool,
+    /// Candidate updates made so far (for the fuzz target's linear-time check).
+    work: u64,
 }
 
 impl Default for Detector {
@@ -474,6 +518,8 @@ impl Detector {
                 cost: 0,
                 state: 0,
                 lead: 0,
+                second: 0,
+                third: 0,
             }; 5],
             cjk_pending: false,
             iso_2022_jp: Iso2022Jp {
@@ -482,6 +528,7 @@ impl Detector {
                 mode: 0,
                 lead: 0,
                 chars: 0,
+                output: false,
             },
             utf8: Utf8 {
                 valid: true,
@@ -492,8 +539,10 @@ impl Detector {
             prev: b' ',
             gap: 0,
             gap_sum: 0,
+            gap_sum_non_latin: 0,
             non_ascii: 0,
             ended: false,
+            work: 0,
         }
     }
 
@@ -522,8 +571,18 @@ impl Detector {
                 if self.iso_2022_jp.cost != DEAD {
                     if self.iso_2022_jp.state != 0 {
                         n = 0;
-                    } else if let Some(esc) = run[..n].iter().position(|&x| x == 0x1B) {
-                        n = esc;
+                    } else {
+                        // ASCII and Roman: an escape, SO and SI need the decoder; any other
+                        // byte is output.
+                        if let Some(esc) = run[..n]
+                            .iter()
+                            .position(|&x| matches!(x, 0x1B | 0x0E | 0x0F))
+                        {
+                            n = esc;
+                        }
+                        if n > 0 {
+                            self.iso_2022_jp.output = false;
+                        }
                     }
                 }
                 if n > 0 {
@@ -561,6 +620,7 @@ impl Detector {
 
     #[inline]
     fn step(&mut self, b: u8) {
+        self.work += 8;
         if self.utf8.valid {
             self.utf8.step(b);
         }
@@ -583,6 +643,7 @@ impl Detector {
             self.gap = (self.gap + 1).min(GAP_CAP);
         } else {
             self.gap_sum += self.gap;
+            self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
             self.gap = 0;
             self.non_ascii += 1;
             if self.non_ascii % PRUNE_EVERY == 0 {
@@ -594,6 +655,7 @@ impl Detector {
     /// Adds the cost of byte `b` after byte `prev` to every single-byte candidate.
     #[inline]
     fn score_pair(&mut self, prev: u8, b: u8) {
+        self.work += self.live_len as u64;
         let mut kept = 0;
         for j in 0..self.live_len {
             let k = self.live[j] as usize;
@@ -622,7 +684,12 @@ impl Detector {
     #[inline]
     fn single_total(&self, k: usize) -> u32 {
         let c = &SINGLE_BYTE[k];
-        let gap = self.gap_sum as u64 * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
+        let sum = if c.language < model::LATIN_LANGUAGES {
+            self.gap_sum
+        } else {
+            self.gap_sum_non_latin
+        };
+        let gap = u64::from(sum) * u64::from(model::GAP_COSTS[c.language as usize]) / 100;
         self.single[k]
             .saturating_add(u32::from(c.prior))
             .saturating_add(gap.min(u64::from(DEAD)) as u32)
@@ -630,6 +697,7 @@ impl Detector {
 
     /// Drops the candidates hopelessly behind the best one.
     fn prune(&mut self) {
+        self.work += 2 * self.live_len as u64 + 5;
         let mut best = DEAD;
         for j in 0..self.live_len {
             best = best.min(self.single_total(self.live[j] as usize));
@@ -822,6 +890,12 @@ fn exp_neg(x: f64) -> f64 {
 
 #[doc(hidden)]
 impl Detector {
+    /// The candidate updates made so far: bounded by a constant per byte fed (the fuzz target
+    /// checks it). Not part of the API.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Probe (temporary).
     pub fn probe_costs(&self) -> Vec<(&'static str, &'static str, u32)> {
         let mut v = Vec::new();
