@@ -44,7 +44,8 @@ impl Detected {
     }
 }
 
-/// The encoding of an input that starts with `head` (its first MiB, or all of it).
+/// The encoding of an input that starts with `head` (its first MiB, or all of it when shorter:
+/// only then is a character cut short at its end an error).
 pub fn detect(head: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> Detected {
     if let Some((encoding, _)) = Encoding::for_bom(head) {
         return Detected {
@@ -59,7 +60,7 @@ pub fn detect(head: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> Detected {
         };
     }
     let mut detector = Detector::new();
-    detector.feed(head, true);
+    detector.feed(head, head.len() < GUESS_BYTES);
     let encoding = detector.guess(tld, allow_utf8);
     let score = detector
         .candidates(tld, allow_utf8)

@@ -168,6 +168,28 @@ fn detect_looks_at_the_first_mib_and_1024_bytes() {
 }
 
 #[test]
+fn a_character_cut_at_the_first_mib_is_not_an_error() {
+    // UTF-8 whose byte 1 MiB is inside a character: the guess over the first MiB is UTF-8.
+    let mut text = String::new();
+    while text.len() <= 1 << 20 {
+        text.push_str(&corpus("ja"));
+    }
+    let mut cut = 1 << 20;
+    while text.is_char_boundary(cut) {
+        text.insert(0, 'x');
+        cut = 1 << 20;
+    }
+    let out = run(&["detect"], text.as_bytes());
+    assert!(
+        stdout(&out).starts_with("-: UTF-8 (guess, "),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["decode", "-e", "auto", "-q"], text.as_bytes());
+    assert!(stdout(&out) == text);
+}
+
+#[test]
 fn detect_usage_errors() {
     let out = run(&["detect", "/nonexistent/file.txt"], b"");
     assert_eq!(code(&out), 2);

@@ -228,6 +228,24 @@ fn guesses_from_the_first_part_only_and_decodes_all() {
 }
 
 #[test]
+fn a_character_cut_by_the_limit_is_not_an_error() {
+    // UTF-8 Japanese whose limit-th byte is inside a character: the guess sees a character
+    // cut short by the limit, not by the end of the text, and still finds UTF-8.
+    let ja = corpus_text("ja", 1 << 20);
+    for limit in [4096, 4097, 4098, DEFAULT_DETECT_LIMIT] {
+        assert!(!ja.is_char_boundary(limit) || !ja.is_char_boundary(limit + 1));
+        let options = DetectOptions::new().limit(limit);
+        let reader = DecodeReader::detect_with(ja.as_bytes(), options, DecoderOptions::default());
+        let (text, found) = read_all(reader);
+        assert_eq!(
+            found,
+            Some(sniffed(UTF_8, Confidence::Tentative, Source::Detector))
+        );
+        assert!(text == ja);
+    }
+}
+
+#[test]
 fn options_change_the_steps() {
     let ru = corpus_text("ru", 2000);
     let utf8_page = format!("<meta charset=windows-1251><p>{ru}");

@@ -1045,16 +1045,17 @@ pub fn sniff_html(bytes: &[u8], content_type: Option<&[u8]>, tld: Option<&[u8]>)
     //    encoding, then return that encoding, with the confidence tentative."
     // 9. "Otherwise, return an implementation-defined or user-specified default character
     //    encoding, with the confidence tentative."
-    guess(bytes, tld, false)
+    guess(bytes, tld, false, true)
 }
 
-/// The encoding sniffing algorithm's steps 8 and 9 over `bytes`: the [`Detector`]'s guess,
-/// tentative, from [`Source::Detector`] where the bytes gave it something to go on (a byte
-/// above 0x7F, or ISO-2022-JP), else from [`Source::Default`] (the Detector's answer for ASCII:
-/// the usual encoding of `tld`, windows-1252 when unknown, or UTF-8 where allowed).
-pub(crate) fn guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> Sniffed {
+/// The encoding sniffing algorithm's steps 8 and 9 over `bytes` (`last`: all of the text, or
+/// only its start): the [`Detector`]'s guess, tentative, from [`Source::Detector`] where the
+/// bytes gave it something to go on (a byte above 0x7F, or ISO-2022-JP), else from
+/// [`Source::Default`] (the Detector's answer for ASCII: the usual encoding of `tld`,
+/// windows-1252 when unknown, or UTF-8 where allowed).
+pub(crate) fn guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool, last: bool) -> Sniffed {
     let mut detector = Detector::new();
-    let non_ascii = detector.feed(bytes, true);
+    let non_ascii = detector.feed(bytes, last);
     let encoding = detector.guess(tld, allow_utf8);
     let source = if non_ascii || encoding == ISO_2022_JP {
         Source::Detector

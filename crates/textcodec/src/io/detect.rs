@@ -198,8 +198,9 @@ impl Sniffing {
                     if bytes.len() < self.options.limit && !eof {
                         return None;
                     }
+                    // Stopped at the limit, the text goes on: a character cut there is no error.
                     let tld = self.options.tld.as_deref();
-                    return Some(guess(bytes, tld, self.options.allow_utf8));
+                    return Some(guess(bytes, tld, self.options.allow_utf8, eof));
                 }
             }
         }
