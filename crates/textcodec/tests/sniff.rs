@@ -718,12 +718,13 @@ fn sniffing_step_8_detector_is_tentative_without_utf8() {
 #[test]
 fn sniffing_step_9_default() {
     // 9. "Otherwise, return an implementation-defined or user-specified default character
-    //    encoding, with the confidence tentative": ASCII gives the detector nothing; the default
-    //    is the top-level domain's usual encoding, windows-1252 when unknown.
+    //    encoding, with the confidence tentative": the Detector always answers; for ASCII, with
+    //    the default (the top-level domain's usual encoding, windows-1252 when unknown), and the
+    //    contract reports every undeclared document as the Detector's guess.
     for page in [&b""[..], b"<p>Hello</p>", b"<meta charset=bogus>plain"] {
         assert_eq!(
             sniff_html(page, None, None),
-            sniffed(WINDOWS_1252, Tentative, Source::Default)
+            sniffed(WINDOWS_1252, Tentative, Source::Detector)
         );
         let mut detector = Detector::new();
         detector.feed(page, true);
@@ -732,7 +733,7 @@ fn sniffing_step_9_default() {
             sniffed(
                 detector.guess(Some(b"jp"), false),
                 Tentative,
-                Source::Default
+                Source::Detector
             )
         );
     }

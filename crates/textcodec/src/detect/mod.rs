@@ -44,9 +44,13 @@ pub enum Source {
     XmlDeclaration,
     /// The statistical guess of the [`Detector`] ("autodetect the character encoding").
     Detector,
-    /// Nothing to go on (ASCII only): the default, which is what the [`Detector`] answers for
-    /// ASCII (the usual encoding of the top-level domain, windows-1252 when it is unknown; UTF-8
-    /// where UTF-8 is allowed).
+    /// Nothing to go on: the default, which is what the [`Detector`] answers for ASCII (the
+    /// usual encoding of the top-level domain, windows-1252 when it is unknown; UTF-8 where
+    /// UTF-8 is allowed). Detecting readers ([`DecodeReader::detect`]) report it where the
+    /// start of the stream is ASCII only; [`sniff_html`] reports any undeclared document's
+    /// encoding as the [`Detector`]'s guess, ASCII or not.
+    ///
+    /// [`DecodeReader::detect`]: crate::io::DecodeReader::detect
     Default,
 }
 

@@ -988,10 +988,11 @@ pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
 ///    `tld` and UTF-8 not allowed, as browsers do for Web content, tentative
 ///    ([`Source::Detector`]).
 /// 9. "Otherwise, return an implementation-defined or user-specified default character
-///    encoding, with the confidence tentative": where the bytes give the detector nothing to go
-///    on (no byte above 0x7F, and no ISO-2022-JP), its guess is the usual encoding of `tld`,
-///    windows-1252 when that is unknown ([`Source::Default`]). The encoding is the Detector's
-///    guess either way; the source says whether the bytes had any say in it.
+///    encoding, with the confidence tentative": not reached, as the Detector always answers.
+///    Where the bytes give it nothing to go on (no byte above 0x7F, and no ISO-2022-JP), its
+///    answer is that default: the usual encoding of `tld`, windows-1252 when that is unknown.
+///    Whatever the bytes, where nothing is declared the result is the Detector's guess, from
+///    [`Source::Detector`].
 ///
 /// ```
 /// use textcodec::detect::{sniff_html, Confidence, Source};
@@ -1044,15 +1045,19 @@ pub fn sniff_html(bytes: &[u8], content_type: Option<&[u8]>, tld: Option<&[u8]>)
     //    succeeds in determining a character encoding, and that encoding is a supported
     //    encoding, then return that encoding, with the confidence tentative."
     // 9. "Otherwise, return an implementation-defined or user-specified default character
-    //    encoding, with the confidence tentative."
-    guess(bytes, tld, false, true)
+    //    encoding, with the confidence tentative." (The Detector's answer where the bytes are
+    //    ASCII; it is reported as the Detector's, as for any undeclared document.)
+    Sniffed {
+        source: Source::Detector,
+        ..guess(bytes, tld, false, true)
+    }
 }
 
 /// The encoding sniffing algorithm's steps 8 and 9 over `bytes` (`last`: all of the text, or
-/// only its start): the [`Detector`]'s guess, tentative, from [`Source::Detector`] where the
-/// bytes gave it something to go on (a byte above 0x7F, or ISO-2022-JP), else from
-/// [`Source::Default`] (the Detector's answer for ASCII: the usual encoding of `tld`,
-/// windows-1252 when unknown, or UTF-8 where allowed).
+/// only its start), as detecting readers report them: the [`Detector`]'s guess, tentative, from
+/// [`Source::Detector`] where the bytes gave it something to go on (a byte above 0x7F, or
+/// ISO-2022-JP), else from [`Source::Default`] (the Detector's answer for ASCII: the usual
+/// encoding of `tld`, windows-1252 when unknown, or UTF-8 where allowed).
 pub(crate) fn guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool, last: bool) -> Sniffed {
     let mut detector = Detector::new();
     let non_ascii = detector.feed(bytes, last);
