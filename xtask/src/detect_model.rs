@@ -31,12 +31,19 @@ const MAX_COST: u8 = 254;
 const IMPOSSIBLE: u8 = 255;
 
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
-/// Latin letters; `th` is from pythainlp).
-const ALPHABETIC: [&str; 34] = [
+/// Latin letters; `et` to `eo` are from the CLDR, `th` from pythainlp). The Latin-script
+/// ones come first (see `LATIN`).
+const ALPHABETIC: [&str; 41] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
-    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "ru", "uk", "bg", "mk", "el", "he", "ar", "fa",
-    "ur", "th",
+    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "ru",
+    "uk", "bg", "mk", "el", "he", "ar", "fa", "ur", "th",
 ];
+
+/// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
+const CJK_NON_ASCII_SHARE: f64 = 0.8;
+
+/// The number of Latin-script languages at the start of [`ALPHABETIC`].
+const LATIN: usize = 31;
 
 /// The CJK languages and the file of their character frequencies.
 const CJK: [&str; 4] = ["zh_hans", "zh_hant", "ja", "ko"];
@@ -44,24 +51,26 @@ const CJK: [&str; 4] = ["zh_hans", "zh_hant", "ja", "ko"];
 /// Which languages each single-byte encoding is scored for: the languages that were written
 /// in it. (Where a language's text decodes identically in two encodings, one of them is
 /// enough: German in ISO-8859-2 is German in windows-1252.)
-pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
+pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     (
         "windows-1252",
         &[
-            "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is",
+            "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "fo",
+            "ga", "gd", "cy",
         ],
     ),
-    ("ISO-8859-15", &["fr", "fi", "de", "nl"]),
+    ("ISO-8859-15", &["fr", "fi", "de", "nl", "et"]),
     ("macintosh", &["fr", "de", "es", "pt", "it", "sv"]),
     ("windows-1254", &["tr"]),
-    ("ISO-8859-3", &["tr"]),
-    ("ISO-8859-10", &["is", "da", "sv", "nb", "fi"]),
+    ("ISO-8859-3", &["tr", "mt", "eo"]),
+    ("ISO-8859-10", &["is", "da", "sv", "nb", "fi", "fo"]),
+    ("ISO-8859-14", &["cy", "gd", "ga"]),
     ("ISO-8859-16", &["ro", "pl", "hu", "sl", "sh"]),
     ("windows-1250", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
     ("ISO-8859-2", &["pl", "cs", "sk", "sl", "hu", "ro", "sh"]),
-    ("windows-1257", &["lt", "lv"]),
-    ("ISO-8859-13", &["lt", "lv"]),
-    ("ISO-8859-4", &["lt", "lv"]),
+    ("windows-1257", &["lt", "lv", "et"]),
+    ("ISO-8859-13", &["lt", "lv", "et", "pl"]),
+    ("ISO-8859-4", &["lt", "lv", "et"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
     ("windows-1251", &["ru", "uk", "bg", "mk"]),
@@ -80,7 +89,14 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 26] = [
 
 /// The prior, P(language) P(encoding | language). How much of the legacy Web each language
 /// had: relative weights, hand-set from the languages' shares of Web content.
-const LANGUAGE_WEIGHT: [(&str, f64); 38] = [
+const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
+    ("et", 0.2),
+    ("fo", 0.02),
+    ("cy", 0.1),
+    ("gd", 0.02),
+    ("ga", 0.05),
+    ("mt", 0.05),
+    ("eo", 0.05),
     ("en", 20.0),
     ("de", 6.0),
     ("fr", 5.0),
@@ -123,7 +139,8 @@ const LANGUAGE_WEIGHT: [(&str, f64); 38] = [
 
 /// Which share of a language's legacy pages each of its encodings had (hand-set: the Windows
 /// code page first, the ISO and other encodings after it).
-const ENCODING_SHARE: [(&str, f64); 32] = [
+const ENCODING_SHARE: [(&str, f64); 33] = [
+    ("ISO-8859-14", 0.3),
     ("windows-1252", 0.85),
     ("ISO-8859-15", 0.05),
     ("macintosh", 0.03),
@@ -158,6 +175,15 @@ const ENCODING_SHARE: [(&str, f64); 32] = [
     ("EUC-KR", 1.0),
 ];
 
+/// Encodings that were a minor choice for one of their languages: (encoding, language,
+/// share).
+const SHARE_EXCEPTIONS: [(&str, &str, f64); 4] = [
+    ("ISO-8859-13", "pl", 0.01),
+    ("ISO-8859-3", "mt", 0.5),
+    ("ISO-8859-3", "eo", 0.5),
+    ("windows-1252", "cy", 0.5),
+];
+
 /// The weight of the prior against the text's evidence (the hand-set shares are rough).
 const PRIOR_STRENGTH: f64 = 0.5;
 
@@ -170,11 +196,20 @@ fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
             .map(|&(_, w)| w)
             .ok_or_else(|| format!("no weight for {l}"))
     };
-    let share = ENCODING_SHARE
+    let share = SHARE_EXCEPTIONS
         .iter()
-        .find(|(n, _)| *n == encoding)
-        .map(|&(_, s)| s)
-        .ok_or_else(|| format!("no share for {encoding}"))?;
+        .find(|(e, l, _)| *e == encoding && *l == language)
+        .map(|&(_, _, s)| s)
+        .map_or_else(
+            || {
+                ENCODING_SHARE
+                    .iter()
+                    .find(|(n, _)| *n == encoding)
+                    .map(|&(_, s)| s)
+                    .ok_or_else(|| format!("no share for {encoding}"))
+            },
+            Ok,
+        )?;
     let top = weight("en")? * 0.85;
     Ok((-(weight(language)? * share / top).ln() * SCALE * PRIOR_STRENGTH).round() as u16)
 }
@@ -200,21 +235,22 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("cn", &["zh_hans"], "GBK"),
     ("co", &["es"], "windows-1252"),
     ("cy", &["el", "tr"], "windows-1253"),
+    ("cymru", &["cy", "en"], "windows-1252"),
     ("cz", &["cs"], "windows-1250"),
     ("de", &["de"], "windows-1252"),
     ("dk", &["da"], "windows-1252"),
     ("dz", &["ar", "fr"], "windows-1256"),
-    ("ee", &[], "windows-1257"),
+    ("ee", &["et"], "windows-1257"),
     ("eg", &["ar"], "windows-1256"),
     ("es", &["es", "ca"], "windows-1252"),
     ("fi", &["fi", "sv"], "windows-1252"),
-    ("fo", &["da"], "windows-1252"),
+    ("fo", &["fo", "da"], "windows-1252"),
     ("fr", &["fr"], "windows-1252"),
     ("gr", &["el"], "windows-1253"),
     ("hk", &["zh_hant"], "Big5"),
     ("hr", &["sh"], "windows-1250"),
     ("hu", &["hu"], "windows-1250"),
-    ("ie", &["en"], "windows-1252"),
+    ("ie", &["en", "ga"], "windows-1252"),
     ("il", &["he"], "windows-1255"),
     ("iq", &["ar"], "windows-1256"),
     ("ir", &["fa"], "windows-1256"),
@@ -238,6 +274,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("me", &["sh"], "windows-1250"),
     ("mk", &["mk"], "windows-1251"),
     ("mo", &["zh_hant"], "Big5"),
+    ("mt", &["mt", "en"], "windows-1252"),
     ("mx", &["es"], "windows-1252"),
     ("nl", &["nl"], "windows-1252"),
     ("no", &["nb"], "windows-1252"),
@@ -253,6 +290,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("rs", &["sh"], "windows-1250"),
     ("ru", &["ru"], "windows-1251"),
     ("sa", &["ar"], "windows-1256"),
+    ("scot", &["gd", "en"], "windows-1252"),
     ("sd", &["ar"], "windows-1256"),
     ("se", &["sv"], "windows-1252"),
     ("sg", &["zh_hans", "en"], "GBK"),
@@ -272,16 +310,23 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("uy", &["es"], "windows-1252"),
     ("ve", &["es"], "windows-1252"),
     ("vn", &["vi"], "windows-1258"),
+    ("wales", &["cy", "en"], "windows-1252"),
     ("ye", &["ar"], "windows-1256"),
     ("za", &["en"], "windows-1252"),
 ];
 
 /// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
 /// joining letters), followed as a space is; closing punctuation and symbols, followed by a
-/// space far more often than by a letter; each common or uncommon. Others are rare.
-const OPENING_COMMON: [u32; 6] = [0xA0, 0xAB, 0xB7, 0x2019, 0x201C, 0x201E];
+/// space far more often than by a letter (the ordinal indicators ª and º among them: 1.º,
+/// 2ª); each common or uncommon. Others are rare.
+const OPENING_COMMON: [u32; 4] = [0xAB, 0xB7, 0x201C, 0x201E];
+
+/// The no-break space is a space (class 0).
+fn is_ascii_like(c: char) -> bool {
+    c == '\u{A0}'
+}
 const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
-const CLOSING_COMMON: [u32; 6] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC];
+const CLOSING_COMMON: [u32; 8] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA];
 const CLOSING_UNCOMMON: [u32; 13] = [
     0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
@@ -345,35 +390,61 @@ fn read_counts(path: &Path) -> Result<Vec<(String, u64)>, String> {
 
 /// A language's bigram model over its classes.
 struct Language {
-    /// The non-ASCII letters, class 2 onwards.
+    /// The number of classes of ASCII letters: one per letter for Latin-script languages
+    /// (whose words mix them with the non-ASCII letters), one for all of them otherwise.
+    ascii: usize,
+    /// The non-ASCII letters, class `1 + ascii` onwards.
     alphabet: Vec<char>,
     /// The share of non-ASCII characters in the language's text.
     non_ascii_share: f64,
+    /// The code points of the script's optional marks (Hebrew and Arabic vowel points).
+    marks: std::ops::RangeInclusive<u32>,
     /// `costs[a * n + b]`: the cost of class `b` after class `a`.
     costs: Vec<u8>,
 }
 
 impl Language {
     fn classes(&self) -> usize {
-        self.alphabet.len() + 7
+        self.letters().end + 7
+    }
+    /// The typographic apostrophe (’), within words (l’homme, don’t) or closing a quotation.
+    fn apostrophe(&self) -> usize {
+        self.letters().end + 6
+    }
+    /// The classes of the non-ASCII letters.
+    fn letters(&self) -> std::ops::Range<usize> {
+        1 + self.ascii..1 + self.ascii + self.alphabet.len()
+    }
+    /// Vowel points and other marks of the script that word lists leave out.
+    fn mark(&self) -> usize {
+        self.letters().end + 5
     }
     /// The first of the four punctuation classes.
     fn punctuation(&self) -> usize {
-        self.alphabet.len() + 2
+        self.letters().end
     }
     fn rare(&self) -> usize {
-        self.alphabet.len() + 6
+        self.letters().end + 4
     }
     fn class_of(&self, c: char) -> usize {
-        if fold(c).is_ascii_alphabetic() {
-            // Turkish İ is the capital of i.
-            1
-        } else if c.is_ascii() {
+        let f = fold(c);
+        if f.is_ascii_alphabetic() {
+            // (Turkish İ is the capital of i.)
+            if self.ascii == 1 {
+                1
+            } else {
+                1 + (f as usize - 'a' as usize)
+            }
+        } else if c.is_ascii() || is_ascii_like(c) {
             0
-        } else if let Some(i) = self.alphabet.iter().position(|&a| a == fold(c)) {
-            i + 2
+        } else if let Some(i) = self.alphabet.iter().position(|&a| a == f) {
+            self.letters().start + i
         } else if let Some(p) = punctuation_class(c) {
             self.punctuation() + p
+        } else if c == '\u{2019}' {
+            self.apostrophe()
+        } else if self.marks.contains(&(c as u32)) {
+            self.mark()
         } else {
             self.rare()
         }
@@ -392,10 +463,34 @@ const RARE_PROBABILITY: f64 = 2e-6;
 /// boundary could be.
 const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
 const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
+/// The share of letters followed by an apostrophe.
+const APOSTROPHE_AFTER_LETTER: f64 = 0.005;
+/// The share of ASCII non-letters after an ASCII non-letter (". ", ", ", "> ").
+const BOUNDARY_AFTER_BOUNDARY: f64 = 0.3;
 /// How much less likely a letter is right after closing punctuation than after a space.
 const AFTER_CLOSING: f64 = 0.05;
 
-fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
+/// Optional marks that word lists strip but pointed text has: Hebrew points (U+05B0 to
+/// U+05C7) and Arabic harakat (U+064B to U+0652).
+fn marks_of(language: &str) -> std::ops::RangeInclusive<u32> {
+    match language {
+        "he" => 0x5B0..=0x5C7,
+        "ar" | "fa" | "ur" => 0x64B..=0x652,
+        #[allow(clippy::reversed_empty_ranges)]
+        _ => 1..=0,
+    }
+}
+
+/// In pointed text, the share of letters followed by a point, and of points followed by
+/// another point.
+const MARK_AFTER_LETTER: f64 = 0.1;
+const MARK_AFTER_MARK: f64 = 0.2;
+
+fn build_language(
+    bigrams: &[(String, u64)],
+    marks: std::ops::RangeInclusive<u32>,
+    ascii: usize,
+) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
     let mut unigram: BTreeMap<char, f64> = BTreeMap::new();
     let mut total = 0.0;
@@ -415,9 +510,7 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
             !c.is_ascii() && **n / total >= ALPHABET_SHARE && c.is_alphabetic() || {
                 // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
                 // Arabic points) are letters of their alphabet too.
-                !c.is_ascii()
-                    && **n / total >= ALPHABET_SHARE
-                    && !is_punctuation(**c)
+                !c.is_ascii() && **n / total >= ALPHABET_SHARE && !is_punctuation(**c)
             }
         })
         .map(|(&c, &n)| (c, n))
@@ -432,8 +525,10 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
         .map(|(_, n)| n)
         .sum();
     let mut lang = Language {
+        ascii,
         alphabet,
         non_ascii_share: non_ascii / total,
+        marks,
         costs: Vec::new(),
     };
     let n = lang.classes();
@@ -466,6 +561,12 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
             p[a * n + b] = (1.0 - SMOOTHING) * ml + SMOOTHING * unigram[b];
         }
     }
+    // Word lists have a single space between words: ASCII punctuation, digits and markup
+    // after a space or punctuation are set by hand, as a share of what follows class 0.
+    for b in 1..n {
+        p[b] *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
+    }
+    p[0] = BOUNDARY_AFTER_BOUNDARY;
     // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
     // comes after a space or a letter's word boundary and is followed as a space is; closing
     // punctuation and symbols come where a word ends and are followed by a space far more
@@ -498,6 +599,37 @@ fn build_language(bigrams: &[(String, u64)]) -> Result<Language, String> {
             p[(punctuation + k) * n + b] = rows[row + b];
         }
         p[rare * n + b] = rows[2 * n + b];
+    }
+    // Marks: after the script's letters, and followed as a letter is (by the letters'
+    // average).
+    let mark = lang.mark();
+    let letters = lang.letters();
+    for a in 0..n {
+        p[a * n + mark] = if letters.contains(&a) {
+            MARK_AFTER_LETTER
+        } else if a == mark {
+            MARK_AFTER_MARK
+        } else {
+            RARE_PROBABILITY
+        };
+    }
+    let count = letters.len().max(1) as f64;
+    for b in 0..n {
+        p[mark * n + b] = letters.clone().map(|a| p[a * n + b]).sum::<f64>() / count;
+    }
+    p[mark * n + mark] = MARK_AFTER_MARK;
+    // The apostrophe: after a letter, followed by a letter (elision) or a boundary.
+    let apostrophe = lang.apostrophe();
+    let word = |a: usize| a == 1 || (1..lang.letters().end).contains(&a);
+    for a in 0..n {
+        p[a * n + apostrophe] = if word(a) {
+            APOSTROPHE_AFTER_LETTER
+        } else {
+            UNCOMMON_PUNCTUATION_SHARE
+        };
+    }
+    for b in 0..n {
+        p[apostrophe * n + b] = if b == 0 { 0.5 } else { 0.5 * after_space[b] };
     }
     lang.costs = p.iter().map(|&x| cost(x)).collect();
     Ok(lang)
@@ -648,7 +780,8 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let mut languages = Vec::new();
     for lang in ALPHABETIC {
         let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
-        languages.push(build_language(&counts)?);
+        let ascii = if languages.len() < LATIN { 26 } else { 1 };
+        languages.push(build_language(&counts, marks_of(lang), ascii)?);
     }
 
     let mut out = String::from(
@@ -684,7 +817,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
 
     // The cost of each ASCII byte between two non-ASCII ones (capped in the detector), from
     // the share of non-ASCII characters in the language's text.
-    let latin = ALPHABETIC[..24].len();
+    let latin = LATIN;
     let gap: Vec<u16> = all_langs
         .iter()
         .enumerate()
@@ -701,6 +834,13 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         out,
         "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n\n/// The languages before this one are written in Latin letters (their gaps count further).\npub(crate) const LATIN_LANGUAGES: u8 = {latin};\n",
         gap.len()
+    )
+    .unwrap();
+
+    writeln!(
+        out,
+        "/// The gap cost (0.001 nat per ASCII byte) of the CJK languages: their text is about\n/// four-fifths non-ASCII characters (hand-set; word lists have no ASCII to count).\npub(crate) const CJK_GAP_COST: u16 = {};\n",
+        (-(1.0f64 - CJK_NON_ASCII_SHARE).ln() * SCALE * 100.0).round() as u16
     )
     .unwrap();
 
@@ -913,4 +1053,38 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         name: "model.rs".into(),
         contents: out,
     })
+}
+
+/// The size in bytes of the model's tables (what the detector adds to a binary's data).
+pub fn table_bytes(root: &Path) -> Result<usize, String> {
+    let file = generate(root)?;
+    let mut total = 0;
+    for line in file.contents.lines() {
+        // `pub(crate) static NAME: [T; N] = [` for the arrays; structs count 12 bytes each.
+        let Some(decl) = line.strip_prefix("pub(crate) static ") else {
+            continue;
+        };
+        let Some((_, ty)) = decl.split_once(": [") else {
+            continue;
+        };
+        let Some((elem, rest)) = ty.split_once("; ") else {
+            continue;
+        };
+        let n: usize = rest
+            .split(']')
+            .next()
+            .and_then(|x| x.parse().ok())
+            .ok_or_else(|| format!("size of {line}"))?;
+        let size = match elem {
+            "u8" => 1,
+            "u16" => 2,
+            "SingleByteCandidate" => 12,
+            // (&[u8], u64, u8): a slice reference, a mask and a byte.
+            "(&[u8], u64, u8)" => 32,
+            "&str" => 16,
+            other => return Err(format!("unknown element type {other}")),
+        };
+        total += n * size;
+    }
+    Ok(total)
 }

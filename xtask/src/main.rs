@@ -36,6 +36,10 @@ fn main() -> ExitCode {
             let path = root.join("crates/textcodec/src/detect").join(&file.name);
             std::fs::write(&path, file.contents).expect("write model");
             println!("wrote {}", path.display());
+            println!(
+                "model tables: {} bytes",
+                xtask::detect_model::table_bytes(&root).expect("model size")
+            );
             ExitCode::SUCCESS
         }
         _ => {

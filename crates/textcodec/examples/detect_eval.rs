@@ -363,6 +363,61 @@ fn main() {
             ck.2
         );
     }
+    for ti in 0..2 {
+        let rows: Vec<(f64, f64, &str, &str)> = table
+            .iter()
+            .map(|((_, lang, enc), cells)| {
+                let mut t = Tally::default();
+                for c in cells {
+                    t.n += c[ti].n;
+                    t.ours += c[ti].ours;
+                    t.theirs += c[ti].theirs;
+                }
+                (
+                    Tally::pct(t.ours, t.n),
+                    Tally::pct(t.theirs, t.n),
+                    *lang,
+                    *enc,
+                )
+            })
+            .collect();
+        let o = rows.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        let c = rows.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        println!(
+            "- worst row (all lengths) {}: textcodec {:.1} % ({} {}), chardetng {:.1} % ({} {})",
+            ["without TLD", "with TLD"][ti],
+            o.0,
+            o.2,
+            o.3,
+            c.1,
+            c.2,
+            c.3
+        );
+    }
+    for ti in 0..2 {
+        let by_length: Vec<String> = LENGTHS
+            .iter()
+            .enumerate()
+            .map(|(li, (name, ..))| {
+                let mut t = Tally::default();
+                for cells in table.values() {
+                    t.n += cells[li][ti].n;
+                    t.ours += cells[li][ti].ours;
+                    t.theirs += cells[li][ti].theirs;
+                }
+                format!(
+                    "{name} {:.1} / {:.1}",
+                    Tally::pct(t.ours, t.n),
+                    Tally::pct(t.theirs, t.n)
+                )
+            })
+            .collect();
+        println!(
+            "- by length {}: {}",
+            ["without TLD", "with TLD"][ti],
+            by_length.join(", ")
+        );
+    }
     let below: usize = table
         .values()
         .flat_map(|v| v.iter().flat_map(|c| c.iter()))

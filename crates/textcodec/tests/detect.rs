@@ -334,6 +334,15 @@ fn a_single_non_ascii_word_in_each_script() {
         let sentence = format!("The word {word} stands alone in this sentence.");
         let bytes = encode(&sentence, truth);
         assert_detects(&bytes, truth, None, word);
+        // The same word in a paragraph of English and markup.
+        let page = format!(
+            "<html><head><title>Places</title></head><body><p>Some names are written in \
+             their own script, and this page has one of them: <b>{word}</b>, which the \
+             reader may know from the news. Everything else on the page is plain English \
+             text in a paragraph.</p></body></html>"
+        );
+        let bytes = encode(&page, truth);
+        assert_detects(&bytes, truth, None, word);
     }
 }
 

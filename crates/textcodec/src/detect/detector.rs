@@ -31,8 +31,8 @@ const PRUNE_MARGIN: u32 = 500;
 /// ASCII bytes between two non-ASCII ones count up to this many (so markup between pieces of
 /// text counts no more than a short gap): further for Latin-script languages, whose words
 /// are often all ASCII, than for the others, whose text around markup is still ASCII.
-const GAP_CAP: u32 = 64;
-const GAP_CAP_NON_LATIN: u32 = 8;
+const GAP_CAP: u32 = 32;
+const GAP_CAP_NON_LATIN: u32 = 4;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u32 = 32;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
@@ -600,6 +600,11 @@ impl Detector {
             // is an error ("end-of-queue" inside a sequence).
             if self.prev >= 0x80 {
                 self.score_pair(self.prev, b' ');
+            } else if self.non_ascii > 0 {
+                // The ASCII after the last non-ASCII byte is a gap too.
+                self.gap_sum += self.gap;
+                self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
+                self.gap = 0;
             }
             for s in &mut self.cjk {
                 if s.state != 0 {
@@ -695,6 +700,15 @@ impl Detector {
             .saturating_add(gap.min(u64::from(DEAD)) as u32)
     }
 
+    /// A CJK candidate's cost with its prior and the gap cost.
+    #[inline]
+    fn cjk_total(&self, kind: Cjk, s: &CjkState) -> u32 {
+        let gap = u64::from(self.gap_sum_non_latin) * u64::from(model::CJK_GAP_COST) / 100;
+        s.cost
+            .saturating_add(kind.prior())
+            .saturating_add(gap.min(u64::from(DEAD)) as u32)
+    }
+
     /// Drops the candidates hopelessly behind the best one.
     fn prune(&mut self) {
         self.work += 2 * self.live_len as u64 + 5;
@@ -704,7 +718,7 @@ impl Detector {
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
-                best = best.min(s.cost + kind.prior());
+                best = best.min(self.cjk_total(*kind, s));
             }
         }
         let limit = best.saturating_add(PRUNE_MARGIN);
@@ -719,9 +733,10 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        for (kind, s) in CJK.iter().zip(self.cjk.iter_mut()) {
-            if s.cost != DEAD && s.cost + kind.prior() > limit {
-                s.cost = DEAD;
+        for i in 0..CJK.len() {
+            let s = &self.cjk[i];
+            if s.cost != DEAD && self.cjk_total(CJK[i], s) > limit {
+                self.cjk[i].cost = DEAD;
             }
         }
     }
@@ -836,7 +851,7 @@ impl Detector {
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
                 let e = kind.encoding();
-                out.push((e, adjust(s.cost, kind.prior(), kind.language(), e)));
+                out.push((e, adjust(self.cjk_total(*kind, s), 0, kind.language(), e)));
             }
         }
         out
@@ -894,6 +909,13 @@ impl Detector {
     /// checks it). Not part of the API.
     pub fn work(&self) -> u64 {
         self.work
+    }
+
+    /// Probe (temporary).
+    pub fn probe_best(&self) -> Vec<(&'static Encoding, u32)> {
+        let mut v = self.best_costs(None);
+        v.sort_by_key(|x| x.1);
+        v
     }
 
     /// Probe (temporary).
