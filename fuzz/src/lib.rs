@@ -10,6 +10,8 @@
 //! - a dst of `max_*_buffer_length` is never `OutputFull`,
 //! - the output equals encoding_rs's (the differential oracle).
 
+pub mod sniff;
+
 use textcodec::{
     BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, EncodeError, Encoder,
     EncoderErrorMode, Encoding, Progress, Status, TextDecoder, TextDecoderOptions, TextEncoder,

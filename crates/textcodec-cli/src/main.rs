@@ -3,6 +3,7 @@
 
 mod cli;
 mod convert;
+mod detect;
 mod files;
 mod labels;
 mod progress;
@@ -145,6 +146,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| Failure::Usage(io_msg(&e)))?;
             print_stdout(&String::from_utf8_lossy(&out))
         }
+        Command::Detect {
+            tld,
+            no_utf8,
+            json,
+            inputs,
+        } => print_stdout(&detect::run(inputs, tld.as_deref(), !no_utf8, json)?),
         Command::Convert {
             from,
             to,
@@ -235,7 +242,13 @@ fn convert(
         )));
     }
     let (to_label, translit, ignore) = suffixes(to)?;
-    let from = labels::resolve(from_label)?;
+    // `-f auto`: each input's encoding is detected (detect.rs); UTF-8 only sizes the buffers.
+    let auto = from_label.trim().eq_ignore_ascii_case("auto");
+    let from = if auto {
+        textcodec::UTF_8
+    } else {
+        labels::resolve(from_label)?
+    };
     let to_enc = labels::resolve(to_label)?;
     let skip_why = if output.skip { "-c" } else { "//IGNORE" };
     let skip = output.skip || ignore;
@@ -289,6 +302,7 @@ fn convert(
     }
     let plan = Plan {
         from,
+        auto,
         target,
         bom: match input.bom {
             BomMode::Sniff => BomHandling::Sniff,
