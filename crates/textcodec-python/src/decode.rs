@@ -234,26 +234,31 @@ fn handler_result<'py>(r: &Bound<'py, PyAny>, len: usize, what: &str) -> PyResul
 /// pending and the position in `data` from which the rest is still to be decoded.
 pub(crate) type Resume = (Decoder, usize);
 
-/// Decodes `data` with `dec` (in fatal mode, unless `policy` is `Replace`, for which either
-/// mode works), appending to `out`. Returns whether anything was replaced, and, when
+/// Decodes `data[from..]` with `dec` (in fatal mode, unless `policy` is `Replace`, for which
+/// either mode works; BOM handling `Keep`: BOMs are handled by the callers, whose decoders
+/// then report errors only for the bytes they were given), appending to `out`. Returns whether anything was replaced, and, when
 /// `want_resume`, where the next call resumes.
 pub(crate) fn run<'py>(
     py: Python<'py>,
     dec: &mut Decoder,
     data: &[u8],
+    from: usize,
     last: bool,
     policy: &Policy<'py>,
     out: &mut Out<'py>,
     want_resume: bool,
 ) -> PyResult<(bool, Option<Resume>)> {
     let len = data.len();
-    let mut pos = 0;
-    let mut clean: (Decoder, usize) = (dec.clone(), 0);
+    let mut pos = from;
+    let mut clean: (Decoder, usize) = (dec.clone(), from);
     let mut snap: Option<(Decoder, usize)> = None;
     // The resume search replays at most the last WINDOW bytes: the decoder's state there is
     // kept by decoding in two calls.
     let split = if want_resume && len > WINDOW { len - WINDOW } else { 0 };
     let mut replaced = false;
+    // The position of a byte that the last error left in the decoder (see below).
+    let mut held: Option<usize> = None;
+    let mut held_now: Option<usize>;
     loop {
         let stop = if pos < split { split } else { len };
         let src = &data[pos..stop];
@@ -266,6 +271,7 @@ pub(crate) fn run<'py>(
                 out.commit(p.written);
                 replaced |= p.replaced;
                 pos = stop;
+                held = None;
                 if stop == len {
                     break;
                 }
@@ -275,37 +281,53 @@ pub(crate) fn run<'py>(
                 out.commit(e.written);
                 let end = pos + e.read;
                 replaced = true;
-                match policy {
-                    Policy::Replace => out.push_unit(0xFFFD)?,
-                    Policy::Strict => {
-                        let start = find_start(&clean, data, end);
-                        return Err(PyErr::from_value(decode_error(py, dec.encoding(), data, start, end)?));
-                    }
-                    Policy::Handler(h) => {
-                        let start = find_start(&clean, data, end);
-                        let exc = decode_error(py, dec.encoding(), data, start, end)?;
-                        let r = h.call1((exc,))?;
-                        let (rep, newpos) = handler_result(&r, len, "decoding")?;
-                        let rep = rep
-                            .cast_into::<PyString>()
-                            .map_err(|_| PyTypeError::new_err("decoding error handler must return (str, int) tuple"))?;
-                        out.push_str(py, rep)?;
-                        if newpos != end {
-                            // Resume elsewhere: a new decoder of the encoding in use.
-                            *dec = dec.encoding().new_decoder(DecoderOptions {
-                                error_mode: DecoderErrorMode::Fatal,
-                                bom: BomHandling::Keep,
-                            });
-                            pos = newpos;
-                            clean = (dec.clone(), pos);
-                            snap = None;
-                            if pos == len && !last {
-                                break;
+                held_now = None;
+                if let Policy::Replace = policy {
+                    out.push_unit(0xFFFD)?;
+                } else {
+                    let (start, err_end) = match held.take() {
+                        // The error is about the byte an earlier error left in the decoder.
+                        Some(h) if e.read == 0 => (h, h + 1),
+                        _ => {
+                            let start = find_start(&clean, data, end);
+                            // ISO-2022-JP reports a lone leading byte when the next byte is
+                            // ESC, which it keeps as the start of an escape sequence: the
+                            // malformed sequence is the leading byte alone.
+                            if dec.encoding() == ISO_2022_JP && end > start + 1 && data[end - 1] == 0x1B && pending(dec) {
+                                held_now = Some(end - 1);
+                                (start, end - 1)
+                            } else {
+                                (start, end)
                             }
-                            continue;
                         }
+                    };
+                    let exc = decode_error(py, dec.encoding(), data, start, err_end)?;
+                    let Policy::Handler(h) = policy else {
+                        return Err(PyErr::from_value(exc));
+                    };
+                    let r = h.call1((exc,))?;
+                    let (rep, newpos) = handler_result(&r, len, "decoding")?;
+                    let rep = rep
+                        .cast_into::<PyString>()
+                        .map_err(|_| PyTypeError::new_err("decoding error handler must return (str, int) tuple"))?;
+                    out.push_str(py, rep)?;
+                    if newpos != err_end {
+                        // Resume elsewhere: a new decoder of the encoding in use.
+                        *dec = dec.encoding().new_decoder(DecoderOptions {
+                            error_mode: DecoderErrorMode::Fatal,
+                            bom: BomHandling::Keep,
+                        });
+                        pos = newpos;
+                        clean = (dec.clone(), pos);
+                        snap = None;
+                        held = None;
+                        if pos == len && !last {
+                            break;
+                        }
+                        continue;
                     }
                 }
+                held = held_now;
                 pos = end;
                 clean = (dec.clone(), end);
                 snap = None;
@@ -331,6 +353,16 @@ pub(crate) fn run<'py>(
         }
     }
     Ok((replaced, Some(clean)))
+}
+
+/// The encoding to decode `data` with and the length of its BOM to skip: "BOM sniff" for
+/// `Sniff`, this encoding's own BOM for `Strip`, none for `Keep`.
+pub(crate) fn bom(enc: &'static Encoding, mode: BomHandling, data: &[u8]) -> (&'static Encoding, usize) {
+    match (mode, Encoding::for_bom(data)) {
+        (BomHandling::Sniff, Some((found, n))) => (found, n),
+        (BomHandling::Strip, Some((found, n))) if found == enc => (enc, n),
+        _ => (enc, 0),
+    }
 }
 
 /// A decoder over a stream of byte chunks, whose state is a decoder with nothing pending
@@ -388,10 +420,24 @@ impl Stream {
         Stream {
             encoding,
             bom,
-            base: fatal(encoding, bom),
+            base: fatal(encoding, BomHandling::Keep),
             tail: Vec::new(),
             fresh: true,
         }
+    }
+
+    /// Whether `data`, at the start of the stream, may still become a BOM this stream
+    /// handles.
+    fn bom_pending(&self, data: &[u8]) -> bool {
+        let prefixes: &[&[u8]] = match self.bom {
+            BomHandling::Keep => &[],
+            BomHandling::Sniff => &[b"\xEF", b"\xEF\xBB", b"\xFF", b"\xFE"],
+            BomHandling::Strip if self.encoding == textcodec::UTF_8 => &[b"\xEF", b"\xEF\xBB"],
+            BomHandling::Strip if self.encoding == textcodec::UTF_16LE => &[b"\xFF"],
+            BomHandling::Strip if self.encoding == textcodec::UTF_16BE => &[b"\xFE"],
+            BomHandling::Strip => &[],
+        };
+        data.is_empty() && !prefixes.is_empty() || prefixes.contains(&data)
     }
 
     pub(crate) fn reset(&mut self) {
@@ -414,13 +460,22 @@ impl Stream {
             joined = [self.tail.as_slice(), input].concat();
             &joined
         };
-        let mut dec = self.base.clone();
+        let (mut dec, from) = if self.fresh {
+            if !last && self.bom_pending(data) {
+                self.tail = data.to_vec();
+                return Ok(PyString::new(py, ""));
+            }
+            let (enc, skip) = bom(self.encoding, self.bom, data);
+            (fatal(enc, BomHandling::Keep), skip)
+        } else {
+            (self.base.clone(), 0)
+        };
         let mut out = Out::new();
-        let (_, resume) = run(py, &mut dec, data, last, policy, &mut out, !last)?;
+        let (_, resume) = run(py, &mut dec, data, from, last, policy, &mut out, !last)?;
         let text = out.finish(py)?;
         match resume {
             Some((base, at)) => {
-                self.fresh = self.fresh && at == 0;
+                self.fresh = false;
                 self.base = base;
                 self.tail = data[at..].to_vec();
             }
@@ -442,7 +497,7 @@ impl Stream {
 
     pub(crate) fn setstate(&mut self, tail: &[u8], flags: u64) -> PyResult<()> {
         let base = if flags == 0 {
-            fatal(self.encoding, self.bom)
+            fatal(self.encoding, BomHandling::Keep)
         } else {
             let index = ((flags - 1) / 8) as usize;
             let Some(&enc) = Encoding::all().get(index) else {
@@ -470,13 +525,15 @@ pub(crate) fn decode_replace<'py>(
     immutable: bool,
     bom: BomHandling,
 ) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
-    let mut dec = enc.new_decoder(DecoderOptions {
-        error_mode: DecoderErrorMode::Replacement,
-        bom,
-    });
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
         return Ok((s, enc, false));
     }
+    let (enc, skip) = self::bom(enc, bom, data);
+    let data = &data[skip..];
+    let mut dec = enc.new_decoder(DecoderOptions {
+        error_mode: DecoderErrorMode::Replacement,
+        bom: BomHandling::Keep,
+    });
     let mut out = Out::new();
     let (replaced, _) = if immutable && data.len() > crate::DETACH_BYTES {
         // Decode without the GIL: the units go to a buffer of our own.
@@ -494,7 +551,7 @@ pub(crate) fn decode_replace<'py>(
         out.used = written;
         (replaced, None)
     } else {
-        run(py, &mut dec, data, true, &Policy::Replace, &mut out, false)?
+        run(py, &mut dec, data, 0, true, &Policy::Replace, &mut out, false)?
     };
     let used = dec.encoding();
     Ok((out.finish(py)?, used, replaced))
@@ -515,9 +572,10 @@ pub(crate) fn decode_any<'py>(
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
         return Ok((s, enc, false));
     }
-    let mut dec = fatal(enc, BomHandling::Sniff);
+    let (enc, skip) = bom(enc, BomHandling::Sniff, data);
+    let mut dec = fatal(enc, BomHandling::Keep);
     let mut out = Out::new();
-    let (replaced, _) = run(py, &mut dec, data, true, &policy, &mut out, false)?;
+    let (replaced, _) = run(py, &mut dec, data, skip, true, &policy, &mut out, false)?;
     Ok((out.finish(py)?, dec.encoding(), replaced))
 }
 
