@@ -152,6 +152,23 @@ fn feed(d: &mut Decoder, bytes: &[u8]) {
     }
 }
 
+/// Feeds `bytes` to `d` up to its first error; the bytes read through it, if there is one.
+fn until_error(d: &mut Decoder, bytes: &[u8], last: bool) -> Option<usize> {
+    let mut buf = [0u16; 64];
+    let mut done = 0;
+    loop {
+        match d.decode_to_utf16(&bytes[done..], &mut buf, last) {
+            Ok(p) => {
+                done += p.read;
+                if p.status == textcodec::Status::InputEmpty {
+                    return None;
+                }
+            }
+            Err(e) => return Some(done + e.read),
+        }
+    }
+}
+
 /// Whether `d` holds a partial sequence (the end of the stream now would give output or an
 /// error).
 pub(crate) fn pending(d: &Decoder) -> bool {
@@ -279,7 +296,18 @@ pub(crate) fn run<'py>(
             }
             Err(e) => {
                 out.commit(e.written);
-                let end = pos + e.read;
+                let mut end = pos + e.read;
+                if pos != clean.1 {
+                    // This call began inside a character (at the split): bytes that the error
+                    // restored may have come from the call before, and be held in the
+                    // decoder, uncounted. Decoding again from the clean state in one call
+                    // gives the error's exact end, and the decoder after it.
+                    let mut again = clean.0.clone();
+                    if let Some(read) = until_error(&mut again, &data[clean.1..stop], last && stop == len) {
+                        end = clean.1 + read;
+                        *dec = again;
+                    }
+                }
                 replaced = true;
                 held_now = None;
                 if let Policy::Replace = policy {
@@ -491,7 +519,16 @@ impl Stream {
         }
         let enc = self.base.encoding();
         let index = Encoding::all().iter().position(|e| *e == enc).expect("one of all()") as u64;
-        let iso = if enc == ISO_2022_JP { iso2022jp_state(&self.base) } else { 0 };
+        let iso = if enc == ISO_2022_JP {
+            iso2022jp_state(&self.base)
+        } else if enc == REPLACEMENT {
+            // Whether its one error was returned already (input after it decodes to nothing).
+            let mut x = self.base.clone();
+            let mut buf = [0u16; 4];
+            u64::from(matches!(x.decode_to_utf16(b"x", &mut buf, false), Ok(p) if p.written == 0))
+        } else {
+            0
+        };
         (self.tail.clone(), 1 + 8 * index + iso)
     }
 
@@ -505,6 +542,10 @@ impl Stream {
             };
             if enc == ISO_2022_JP {
                 iso2022jp_decoder((flags - 1) % 8)
+            } else if enc == REPLACEMENT && (flags - 1) % 8 == 1 {
+                let mut d = fatal(enc, BomHandling::Keep);
+                feed(&mut d, b"x");
+                d
             } else {
                 fatal(enc, BomHandling::Keep)
             }

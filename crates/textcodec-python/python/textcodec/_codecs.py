@@ -123,7 +123,8 @@ def _codec_info(enc):
                 chars = size
             while chars < 0 or len(self.charbuffer) < chars:
                 data = self.stream.read() if size < 0 else self.stream.read(size)
-                final = not data
+                # read() without a size reads to the end.
+                final = size < 0 or not data
                 self.charbuffer += self._d.decode(data, final, self.errors)
                 if final or size < 0:
                     break
