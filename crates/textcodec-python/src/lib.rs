@@ -135,11 +135,16 @@ fn _fast_strings() -> bool {
 #[pyfunction]
 fn _panic(py: Python<'_>, r#where: &str) -> PyResult<()> {
     match r#where {
-        "thread" => py.detach(|| {
-            std::thread::scope(|s| {
-                s.spawn(|| panic!("textcodec test panic on a worker thread"));
-            })
-        }),
+        "thread" => {
+            // Through the worker threads of decode_many.
+            py.detach(|| {
+                batch::parallel(&[1, 1, 1], 3, |rows| {
+                    if rows.start > 0 {
+                        panic!("textcodec test panic on a worker thread");
+                    }
+                })
+            });
+        }
         _ => panic!("textcodec test panic"),
     }
     Ok(())
