@@ -1,5 +1,7 @@
 //! Inputs that need no decoding: ASCII bytes, which every ASCII-compatible decoder (but
-//! ISO-2022-JP's, for ESC, SO and SI) maps to themselves, copied straight into an ASCII string.
+//! ISO-2022-JP's, for ESC, SO and SI) maps to themselves, copied straight into an ASCII string
+//! after a check (checking first costs a pass over ASCII input, but copying while checking
+//! would waste a whole string on input that is not ASCII after its first bytes).
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;

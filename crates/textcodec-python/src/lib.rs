@@ -105,7 +105,35 @@ pub(crate) fn label_or_utf8(label: Option<&Bound<'_, PyAny>>) -> PyResult<&'stat
 
 fn label_encoding(s: &Bound<'_, PyString>) -> Option<&'static Encoding> {
     let text = ffi::utf8_of(s)?;
-    Encoding::for_label(text.as_bytes())
+    // Programs pass the same few labels again and again: the last ones found are kept, by
+    // their exact text, before "get an encoding" (which trims and lowercases each time).
+    thread_local! {
+        static RECENT: std::cell::RefCell<[([u8; 16], u8, Option<&'static Encoding>); 4]> =
+            const { std::cell::RefCell::new([([0; 16], 0, None); 4]) };
+    }
+    let bytes = text.as_bytes();
+    if bytes.len() <= 16 {
+        let hit = RECENT.with(|r| {
+            r.borrow()
+                .iter()
+                .find(|(k, n, e)| e.is_some() && usize::from(*n) == bytes.len() && &k[..bytes.len()] == bytes)
+                .and_then(|&(_, _, e)| e)
+        });
+        if hit.is_some() {
+            return hit;
+        }
+    }
+    let enc = Encoding::for_label(bytes);
+    if let (Some(e), true) = (enc, bytes.len() <= 16) {
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            r.rotate_right(1);
+            let mut key = [0u8; 16];
+            key[..bytes.len()].copy_from_slice(bytes);
+            r[0] = (key, bytes.len() as u8, Some(e));
+        });
+    }
+    enc
 }
 
 /// "get an encoding": the encoding for `label` (any ASCII case, surrounding ASCII
