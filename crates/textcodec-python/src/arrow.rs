@@ -32,8 +32,12 @@ fn is_chunked(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn import(obj: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
     let pair = obj.call_method0("__arrow_c_array__")?;
     let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = pair.extract()?;
-    let schema_ptr = schema.pointer_checked(Some(c"arrow_schema"))?.cast::<FFI_ArrowSchema>();
-    let array_ptr = array.pointer_checked(Some(c"arrow_array"))?.cast::<FFI_ArrowArray>();
+    let schema_ptr = schema
+        .pointer_checked(Some(c"arrow_schema"))?
+        .cast::<FFI_ArrowSchema>();
+    let array_ptr = array
+        .pointer_checked(Some(c"arrow_array"))?
+        .cast::<FFI_ArrowArray>();
     // SAFETY: the PyCapsule protocol: an "arrow_array" capsule holds an ArrowArray structure
     // that the consumer may move out, leaving a released one (null `release`) for the
     // capsule's destructor; the "arrow_schema" capsule's structure is only borrowed while the
@@ -77,8 +81,8 @@ impl ArrowExport {
 /// `data` as a pyarrow array.
 fn export<'py>(py: Python<'py>, data: ArrayData) -> PyResult<Bound<'py, PyAny>> {
     let array = FFI_ArrowArray::new(&data);
-    let schema =
-        FFI_ArrowSchema::try_from(data.data_type()).map_err(|e| PyValueError::new_err(format!("cannot export: {e}")))?;
+    let schema = FFI_ArrowSchema::try_from(data.data_type())
+        .map_err(|e| PyValueError::new_err(format!("cannot export: {e}")))?;
     let holder = Bound::new(
         py,
         ArrowExport {
@@ -108,7 +112,10 @@ impl<O: OffsetSizeTrait> Rows<'_, O> {
     }
 
     fn weights(&self) -> Vec<usize> {
-        self.offsets.windows(2).map(|w| w[1].as_usize() - w[0].as_usize()).collect()
+        self.offsets
+            .windows(2)
+            .map(|w| w[1].as_usize() - w[0].as_usize())
+            .collect()
     }
 }
 
@@ -131,7 +138,12 @@ struct Part {
     failed: Option<usize>,
 }
 
-fn decode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Range<usize>, fatal: bool) -> Part {
+fn decode_part<O: OffsetSizeTrait>(
+    rows: &Rows<'_, O>,
+    encs: Encs<'_>,
+    range: Range<usize>,
+    fatal: bool,
+) -> Part {
     let mut bytes: Vec<u8> = Vec::new();
     let mut used = 0;
     let mut ends = Vec::with_capacity(range.len());
@@ -144,11 +156,19 @@ fn decode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Ra
                 used += row.len();
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {
-                    error_mode: if fatal { DecoderErrorMode::Fatal } else { DecoderErrorMode::Replacement },
+                    error_mode: if fatal {
+                        DecoderErrorMode::Fatal
+                    } else {
+                        DecoderErrorMode::Replacement
+                    },
                     bom: BomHandling::Sniff,
                 });
                 let Some(max) = dec.max_utf8_buffer_length(row.len()) else {
-                    return Part { bytes, ends, failed: Some(i) };
+                    return Part {
+                        bytes,
+                        ends,
+                        failed: Some(i),
+                    };
                 };
                 if bytes.len() < used + max {
                     bytes.resize((used + max).max(2 * bytes.len()), 0);
@@ -157,7 +177,11 @@ fn decode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Ra
                     Ok(p) => used += p.written,
                     Err(_) => {
                         bytes.truncate(used);
-                        return Part { bytes, ends, failed: Some(i) };
+                        return Part {
+                            bytes,
+                            ends,
+                            failed: Some(i),
+                        };
                     }
                 }
             }
@@ -165,10 +189,19 @@ fn decode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Ra
         ends.push(used);
     }
     bytes.truncate(used);
-    Part { bytes, ends, failed: None }
+    Part {
+        bytes,
+        ends,
+        failed: None,
+    }
 }
 
-fn encode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Range<usize>, html: bool) -> Part {
+fn encode_part<O: OffsetSizeTrait>(
+    rows: &Rows<'_, O>,
+    encs: Encs<'_>,
+    range: Range<usize>,
+    html: bool,
+) -> Part {
     let mut bytes: Vec<u8> = Vec::new();
     let mut used = 0;
     let mut ends = Vec::with_capacity(range.len());
@@ -176,17 +209,29 @@ fn encode_part<O: OffsetSizeTrait>(rows: &Rows<'_, O>, encs: Encs<'_>, range: Ra
         if let Some(row) = rows.get(i) {
             let Ok(text) = std::str::from_utf8(row) else {
                 bytes.truncate(used);
-                return Part { bytes, ends, failed: Some(i) };
+                return Part {
+                    bytes,
+                    ends,
+                    failed: Some(i),
+                };
             };
             if !batch::encode_one(encs.get(i), text, html, &mut bytes, &mut used) {
                 bytes.truncate(used);
-                return Part { bytes, ends, failed: Some(i) };
+                return Part {
+                    bytes,
+                    ends,
+                    failed: Some(i),
+                };
             }
         }
         ends.push(used);
     }
     bytes.truncate(used);
-    Part { bytes, ends, failed: None }
+    Part {
+        bytes,
+        ends,
+        failed: None,
+    }
 }
 
 /// Joins the workers' parts into offsets and values.
@@ -206,7 +251,13 @@ fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buff
         base += p.bytes.len();
     }
     let values = if parts.len() == 1 {
-        Buffer::from_vec(parts.into_iter().next().map(|p| p.bytes).unwrap_or_default())
+        Buffer::from_vec(
+            parts
+                .into_iter()
+                .next()
+                .map(|p| p.bytes)
+                .unwrap_or_default(),
+        )
     } else {
         let mut v = Vec::with_capacity(total);
         for p in parts {
@@ -232,13 +283,20 @@ fn rows_of(data: &ArrayData, strings: bool) -> PyResult<(Arc<dyn Array>, bool)> 
         _ => false,
     };
     if !ok {
-        let want = if strings { "string or large_string" } else { "binary, large_binary, string or large_string" };
+        let want = if strings {
+            "string or large_string"
+        } else {
+            "binary, large_binary, string or large_string"
+        };
         return Err(PyTypeError::new_err(format!(
             "expected a pyarrow {want} array, got {}",
             data.data_type()
         )));
     }
-    let large = matches!(data.data_type(), DataType::LargeBinary | DataType::LargeUtf8);
+    let large = matches!(
+        data.data_type(),
+        DataType::LargeBinary | DataType::LargeUtf8
+    );
     Ok((array, large))
 }
 
@@ -268,14 +326,22 @@ fn view(array: &dyn Array) -> AnyRows<'_> {
 }
 
 /// Per-row labels from a pyarrow string array (or chunked array, or dictionary array).
-pub(crate) fn labels(py: Python<'_>, label: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<&'static textcodec::Encoding>> {
+pub(crate) fn labels(
+    py: Python<'_>,
+    label: &Bound<'_, PyAny>,
+    n: usize,
+) -> PyResult<Vec<&'static textcodec::Encoding>> {
     let pa = py.import("pyarrow")?;
     let mut label = label.clone();
     if is_chunked(&label)? {
         label = label.call_method0("combine_chunks")?;
     }
     let ty = label.getattr("type")?;
-    if pa.getattr("types")?.call_method1("is_dictionary", (&ty,))?.is_truthy()? {
+    if pa
+        .getattr("types")?
+        .call_method1("is_dictionary", (&ty,))?
+        .is_truthy()?
+    {
         label = label.call_method1("cast", (ty.getattr("value_type")?,))?;
     }
     let data = import(&label)?;
@@ -283,7 +349,9 @@ pub(crate) fn labels(py: Python<'_>, label: &Bound<'_, PyAny>, n: usize) -> PyRe
     let mut cache = LabelCache::default();
     let mut out = Vec::with_capacity(n);
     let mut resolve = |i: usize, l: Option<&[u8]>| -> PyResult<()> {
-        let l = l.ok_or_else(|| pyo3::exceptions::PyLookupError::new_err(format!("row {i}: no label (null)")))?;
+        let l = l.ok_or_else(|| {
+            pyo3::exceptions::PyLookupError::new_err(format!("row {i}: no label (null)"))
+        })?;
         let enc = cache
             .get(l)
             .ok_or_else(|| batch::unknown_row(i, &String::from_utf8_lossy(l)))?;
@@ -336,7 +404,11 @@ fn one_array<'py>(
             let nthreads = batch::thread_count(threads, weights.iter().sum(), weights.len())?;
             let encs_ref = encs;
             let parts = if slow {
-                vec![Part { bytes: Vec::new(), ends: Vec::new(), failed: Some(0) }]
+                vec![Part {
+                    bytes: Vec::new(),
+                    ends: Vec::new(),
+                    failed: Some(0),
+                }]
             } else {
                 py.detach(|| {
                     batch::parallel(&weights, nthreads, |r| {
@@ -416,7 +488,8 @@ fn slow_part<O: OffsetSizeTrait>(
                 e
             };
             if decoding {
-                let (s, _, _) = crate::decode::decode_any(py, encs.get(i), row, false, errors).map_err(note)?;
+                let (s, _, _) =
+                    crate::decode::decode_any(py, encs.get(i), row, false, errors).map_err(note)?;
                 match crate::ffi::utf8_of(&s) {
                     Some(t) => bytes.extend_from_slice(t.as_bytes()),
                     None => {
@@ -426,8 +499,11 @@ fn slow_part<O: OffsetSizeTrait>(
                     }
                 }
             } else {
-                let text = std::str::from_utf8(row)
-                    .map_err(|_| note(PyValueError::new_err("the Arrow string array holds invalid UTF-8")))?;
+                let text = std::str::from_utf8(row).map_err(|_| {
+                    note(PyValueError::new_err(
+                        "the Arrow string array holds invalid UTF-8",
+                    ))
+                })?;
                 let s = pyo3::types::PyString::new(py, text);
                 let v = crate::encode::encode_all(py, encs.get(i), &s, errors).map_err(note)?;
                 bytes.extend_from_slice(&v);
@@ -435,7 +511,11 @@ fn slow_part<O: OffsetSizeTrait>(
         }
         ends.push(bytes.len());
     }
-    Ok(Part { bytes, ends, failed: None })
+    Ok(Part {
+        bytes,
+        ends,
+        failed: None,
+    })
 }
 
 fn arrow_many<'py>(
@@ -470,7 +550,8 @@ fn arrow_many<'py>(
         at += len;
     }
     let ty = items.getattr("type")?;
-    let large = ty.eq(pa.call_method0("large_binary")?)? || ty.eq(pa.call_method0("large_string")?)?;
+    let large =
+        ty.eq(pa.call_method0("large_binary")?)? || ty.eq(pa.call_method0("large_string")?)?;
     let out_ty = match (decoding, large) {
         (true, false) => pa.call_method0("string")?,
         (true, true) => pa.call_method0("large_string")?,

@@ -10,7 +10,9 @@ use std::ops::Range;
 use pyo3::exceptions::{PyLookupError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use textcodec::{BomHandling, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode, Encoding, ISO_2022_JP};
+use textcodec::{
+    BomHandling, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode, Encoding, ISO_2022_JP,
+};
 
 use crate::ffi::{self, Bytes, SendSlice, Units};
 use crate::text::{Class, Scan};
@@ -55,7 +57,11 @@ pub(crate) fn unknown_row(row: usize, label: &str) -> PyErr {
 }
 
 /// The labels argument: one label, or one per row (a sequence or a pyarrow array).
-pub(crate) fn resolve_labels(py: Python<'_>, label: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<&'static Encoding>>> {
+pub(crate) fn resolve_labels(
+    py: Python<'_>,
+    label: Option<&Bound<'_, PyAny>>,
+    n: usize,
+) -> PyResult<Option<Vec<&'static Encoding>>> {
     let Some(label) = label else { return Ok(None) };
     if label.is_instance_of::<PyString>() || label.cast::<PyEncoding>().is_ok() {
         return Ok(None);
@@ -63,9 +69,9 @@ pub(crate) fn resolve_labels(py: Python<'_>, label: Option<&Bound<'_, PyAny>>, n
     if crate::arrow::is_arrow(label)? {
         return crate::arrow::labels(py, label, n).map(Some);
     }
-    let seq = label
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err("label must be a str or a sequence of str, one per row"))?;
+    let seq = label.try_iter().map_err(|_| {
+        PyTypeError::new_err("label must be a str or a sequence of str, one per row")
+    })?;
     let mut cache = LabelCache::default();
     let mut out = Vec::with_capacity(n);
     for (i, item) in seq.enumerate() {
@@ -74,7 +80,9 @@ pub(crate) fn resolve_labels(py: Python<'_>, label: Option<&Bound<'_, PyAny>>, n
             e.get().0
         } else if let Ok(s) = item.cast::<PyString>() {
             let text = ffi::utf8_of(s).ok_or_else(|| unknown_row(i, &s.to_string_lossy()))?;
-            cache.get(text.as_bytes()).ok_or_else(|| unknown_row(i, text))?
+            cache
+                .get(text.as_bytes())
+                .ok_or_else(|| unknown_row(i, text))?
         } else if item.is_none() {
             return Err(PyLookupError::new_err(format!("row {i}: no label (None)")));
         } else {
@@ -112,7 +120,11 @@ pub(crate) fn thread_count(threads: Option<usize>, bytes: usize, rows: usize) ->
 /// Runs `f` over `weights.len()` rows split into `threads` contiguous ranges of about equal
 /// weight, each on its own thread (the first on the calling one); results in row order. A
 /// panic on a thread is resumed on the caller (and becomes a Python exception there).
-pub(crate) fn parallel<T: Send>(weights: &[usize], threads: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
+pub(crate) fn parallel<T: Send>(
+    weights: &[usize],
+    threads: usize,
+    f: impl Fn(Range<usize>) -> T + Sync,
+) -> Vec<T> {
     let n = weights.len();
     if threads <= 1 || n <= 1 {
         return vec![f(0..n)];
@@ -131,7 +143,11 @@ pub(crate) fn parallel<T: Send>(weights: &[usize], threads: usize, f: impl Fn(Ra
     ranges.push(start..n);
     let f = &f;
     std::thread::scope(|s| {
-        let handles: Vec<_> = ranges[1..].iter().cloned().map(|r| s.spawn(move || f(r))).collect();
+        let handles: Vec<_> = ranges[1..]
+            .iter()
+            .cloned()
+            .map(|r| s.spawn(move || f(r)))
+            .collect();
         let mut out = vec![f(ranges[0].clone())];
         for h in handles {
             match h.join() {
@@ -148,7 +164,11 @@ enum RowText {
     /// The input bytes themselves (ASCII that the decoder maps to itself).
     Ascii,
     /// UTF-16 units in the worker's buffer.
-    Units { start: usize, len: usize, scan: Scan },
+    Units {
+        start: usize,
+        len: usize,
+        scan: Scan,
+    },
     /// A malformed sequence in fatal mode.
     Failed,
 }
@@ -175,7 +195,11 @@ fn decode_rows(rows: &[SendSlice], encs: Encs<'_>, range: Range<usize>, fatal: b
             continue;
         }
         let mut dec = enc.new_decoder(DecoderOptions {
-            error_mode: if fatal { DecoderErrorMode::Fatal } else { DecoderErrorMode::Replacement },
+            error_mode: if fatal {
+                DecoderErrorMode::Fatal
+            } else {
+                DecoderErrorMode::Replacement
+            },
             bom: BomHandling::Sniff,
         });
         let Some(max) = dec.max_utf16_buffer_length(row.len()) else {
@@ -210,11 +234,15 @@ pub(crate) struct Rows<'py> {
 
 fn list_rows<'py>(items: &Bound<'py, PyAny>) -> PyResult<Rows<'py>> {
     if items.is_instance_of::<PyString>() || items.is_instance_of::<PyBytes>() {
-        return Err(PyTypeError::new_err("items must be a sequence of bytes-like objects, not a single one"));
+        return Err(PyTypeError::new_err(
+            "items must be a sequence of bytes-like objects, not a single one",
+        ));
     }
-    let iter = items
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err("items must be a sequence of bytes-like objects or a pyarrow binary array"))?;
+    let iter = items.try_iter().map_err(|_| {
+        PyTypeError::new_err(
+            "items must be a sequence of bytes-like objects or a pyarrow binary array",
+        )
+    })?;
     let mut rows = Rows {
         _views: Vec::new(),
         _owned: Vec::new(),
@@ -222,7 +250,8 @@ fn list_rows<'py>(items: &Bound<'py, PyAny>) -> PyResult<Rows<'py>> {
     };
     for (i, item) in iter.enumerate() {
         let item = item?;
-        let b = Bytes::new(&item).map_err(|e| PyTypeError::new_err(format!("row {i}: {}", e.value(items.py()))))?;
+        let b = Bytes::new(&item)
+            .map_err(|e| PyTypeError::new_err(format!("row {i}: {}", e.value(items.py()))))?;
         if b.is_immutable() {
             rows.slices.push(b.send_slice());
             rows._views.push(b);
@@ -278,7 +307,8 @@ pub(crate) fn decode_many<'py>(
     if let crate::decode::Policy::Handler(_) = policy {
         let mut out = Vec::with_capacity(n);
         for (i, s) in rows.slices.iter().enumerate() {
-            let r = crate::decode::decode_any(py, encs.get(i), s.get(), false, errors).map_err(|e| add_row_note(py, e, i))?;
+            let r = crate::decode::decode_any(py, encs.get(i), s.get(), false, errors)
+                .map_err(|e| add_row_note(py, e, i))?;
             out.push(r.0);
         }
         return Ok(PyList::new(py, out)?.into_any());
@@ -301,10 +331,18 @@ pub(crate) fn decode_many<'py>(
                         }
                     })?
                 }
-                RowText::Units { start, len, scan } => ffi::string_from_utf16(py, &part.units[start..start + len], scan)?,
+                RowText::Units { start, len, scan } => {
+                    ffi::string_from_utf16(py, &part.units[start..start + len], scan)?
+                }
                 RowText::Failed => {
                     // Decode the row again to raise its exact error.
-                    let e = match crate::decode::decode_any(py, encs.get(i), rows.slices[i].get(), false, "strict") {
+                    let e = match crate::decode::decode_any(
+                        py,
+                        encs.get(i),
+                        rows.slices[i].get(),
+                        false,
+                        "strict",
+                    ) {
                         Err(e) => e,
                         Ok(_) => PyValueError::new_err("input too long"),
                     };
@@ -322,14 +360,19 @@ pub(crate) fn decode_many<'py>(
 pub(crate) fn one_label(label: Option<&Bound<'_, PyAny>>) -> PyResult<&'static Encoding> {
     match label {
         None => Ok(textcodec::UTF_8),
-        Some(l) if l.is_instance_of::<PyString>() || l.cast::<PyEncoding>().is_ok() => crate::lookup_label(l),
+        Some(l) if l.is_instance_of::<PyString>() || l.cast::<PyEncoding>().is_ok() => {
+            crate::lookup_label(l)
+        }
         Some(_) => Ok(textcodec::UTF_8),
     }
 }
 
 /// A row's encoded bytes, on a worker thread.
 enum RowBytes {
-    Bytes { start: usize, len: usize },
+    Bytes {
+        start: usize,
+        len: usize,
+    },
     /// Unencodable in fatal mode, or text with lone surrogates (done with the GIL).
     Slow,
 }
@@ -341,8 +384,18 @@ struct Encoded {
 
 /// Encodes `text` to the end of `buf` (kept at its capacity, `used` bytes used); false if
 /// fatal mode met an unencodable character.
-pub(crate) fn encode_one(enc: &'static Encoding, text: &str, html: bool, buf: &mut Vec<u8>, used: &mut usize) -> bool {
-    let mut e: Encoder = enc.new_encoder(if html { EncoderErrorMode::Html } else { EncoderErrorMode::Fatal });
+pub(crate) fn encode_one(
+    enc: &'static Encoding,
+    text: &str,
+    html: bool,
+    buf: &mut Vec<u8>,
+    used: &mut usize,
+) -> bool {
+    let mut e: Encoder = enc.new_encoder(if html {
+        EncoderErrorMode::Html
+    } else {
+        EncoderErrorMode::Fatal
+    });
     let Some(max) = e.max_buffer_length_from_utf8(text.len()) else {
         return false;
     };
@@ -358,7 +411,12 @@ pub(crate) fn encode_one(enc: &'static Encoding, text: &str, html: bool, buf: &m
     }
 }
 
-fn encode_rows(rows: &[Option<ffi::SendStr>], encs: Encs<'_>, range: Range<usize>, html: bool) -> Encoded {
+fn encode_rows(
+    rows: &[Option<ffi::SendStr>],
+    encs: Encs<'_>,
+    range: Range<usize>,
+    html: bool,
+) -> Encoded {
     let mut bytes = Vec::new();
     let mut used = 0;
     let mut out = Vec::with_capacity(range.len());
@@ -369,7 +427,10 @@ fn encode_rows(rows: &[Option<ffi::SendStr>], encs: Encs<'_>, range: Range<usize
         };
         let start = used;
         if encode_one(encs.get(i), text.get(), html, &mut bytes, &mut used) {
-            out.push(RowBytes::Bytes { start, len: used - start });
+            out.push(RowBytes::Bytes {
+                start,
+                len: used - start,
+            });
         } else {
             used = start;
             out.push(RowBytes::Slow);
@@ -397,15 +458,18 @@ pub(crate) fn encode_many<'py>(
         return crate::arrow::encode_many(py, items, label, errors, threads);
     }
     if items.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err("items must be a sequence of str, not a single str"));
+        return Err(PyTypeError::new_err(
+            "items must be a sequence of str, not a single str",
+        ));
     }
-    let iter = items
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err("items must be a sequence of str or a pyarrow string array"))?;
+    let iter = items.try_iter().map_err(|_| {
+        PyTypeError::new_err("items must be a sequence of str or a pyarrow string array")
+    })?;
     let mut strs = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
-        let s = expect_str(&item).map_err(|e| PyTypeError::new_err(format!("row {i}: {}", e.value(py))))?;
+        let s = expect_str(&item)
+            .map_err(|e| PyTypeError::new_err(format!("row {i}: {}", e.value(py))))?;
         strs.push(s.clone());
     }
     let n = strs.len();
@@ -417,14 +481,20 @@ pub(crate) fn encode_many<'py>(
     };
     let policy = crate::encode::Policy::new(py, errors)?;
     let html = matches!(policy, crate::encode::Policy::Html);
-    let rows: Vec<Option<ffi::SendStr>> = strs.iter().map(|s| ffi::utf8_of(s).map(ffi::SendStr::new)).collect();
+    let rows: Vec<Option<ffi::SendStr>> = strs
+        .iter()
+        .map(|s| ffi::utf8_of(s).map(ffi::SendStr::new))
+        .collect();
     let parts = if let crate::encode::Policy::Handler(_) = policy {
         vec![Encoded {
             bytes: Vec::new(),
             rows: (0..n).map(|_| RowBytes::Slow).collect(),
         }]
     } else {
-        let weights: Vec<usize> = rows.iter().map(|r| r.as_ref().map_or(0, |s| s.get().len())).collect();
+        let weights: Vec<usize> = rows
+            .iter()
+            .map(|r| r.as_ref().map_or(0, |s| s.get().len()))
+            .collect();
         let nthreads = thread_count(threads, weights.iter().sum(), n)?;
         let rows = &rows;
         py.detach(|| parallel(&weights, nthreads, |r| encode_rows(rows, encs, r, html)))
@@ -436,7 +506,8 @@ pub(crate) fn encode_many<'py>(
             let b = match *row {
                 RowBytes::Bytes { start, len } => PyBytes::new(py, &part.bytes[start..start + len]),
                 RowBytes::Slow => {
-                    let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors).map_err(|e| add_row_note(py, e, i))?;
+                    let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors)
+                        .map_err(|e| add_row_note(py, e, i))?;
                     PyBytes::new(py, &v)
                 }
             };

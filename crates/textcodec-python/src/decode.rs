@@ -14,7 +14,9 @@ use std::ffi::CString;
 use pyo3::exceptions::{PyIndexError, PyLookupError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
-use textcodec::{BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoding, ISO_2022_JP, REPLACEMENT};
+use textcodec::{
+    BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoding, ISO_2022_JP, REPLACEMENT,
+};
 
 use crate::ffi::{self, Bytes};
 use crate::text::Scan;
@@ -39,7 +41,10 @@ impl<'py> Policy<'py> {
         Ok(match errors {
             "replace" => Policy::Replace,
             "strict" => Policy::Strict,
-            _ => Policy::Handler(py.import("codecs")?.call_method1("lookup_error", (errors,))?),
+            _ => Policy::Handler(
+                py.import("codecs")?
+                    .call_method1("lookup_error", (errors,))?,
+            ),
         })
     }
 }
@@ -73,9 +78,16 @@ impl<'py> Out<'py> {
 
     /// Room for `n` more units.
     fn spare(&mut self, n: usize) -> PyResult<&mut [u16]> {
-        let need = self.used.checked_add(n).ok_or_else(|| PyMemoryError::new_err(()))?;
+        let need = self
+            .used
+            .checked_add(n)
+            .ok_or_else(|| PyMemoryError::new_err(()))?;
         if self.units.len() < need {
-            self.units.resize(need.max(2 * self.units.len()).min(need.max(1 << 16) + self.units.len()), 0);
+            self.units.resize(
+                need.max(2 * self.units.len())
+                    .min(need.max(1 << 16) + self.units.len()),
+                0,
+            );
         }
         Ok(&mut self.units[self.used..need])
     }
@@ -117,7 +129,9 @@ impl<'py> Out<'py> {
             return Ok(pieces.into_iter().next().expect("one piece"));
         }
         let list = PyList::new(py, pieces)?;
-        Ok(PyString::new(py, "").call_method1("join", (list,))?.cast_into::<PyString>()?)
+        Ok(PyString::new(py, "")
+            .call_method1("join", (list,))?
+            .cast_into::<PyString>()?)
     }
 }
 
@@ -228,11 +242,18 @@ pub(crate) fn decode_error<'py>(
     end: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let name = CString::new(enc.name()).expect("no NUL in names");
-    Ok(pyo3::exceptions::PyUnicodeDecodeError::new(py, &name, data, start..end, reason(enc))?.into_any())
+    Ok(
+        pyo3::exceptions::PyUnicodeDecodeError::new(py, &name, data, start..end, reason(enc))?
+            .into_any(),
+    )
 }
 
 /// A handler's `(replacement, new position)`, the position made absolute and checked.
-fn handler_result<'py>(r: &Bound<'py, PyAny>, len: usize, what: &str) -> PyResult<(Bound<'py, PyAny>, usize)> {
+fn handler_result<'py>(
+    r: &Bound<'py, PyAny>,
+    len: usize,
+    what: &str,
+) -> PyResult<(Bound<'py, PyAny>, usize)> {
     let bad = || PyTypeError::new_err(format!("{what} error handler must return (str, int) tuple"));
     let t = r.cast::<PyTuple>().map_err(|_| bad())?;
     if t.len() != 2 {
@@ -242,7 +263,9 @@ fn handler_result<'py>(r: &Bound<'py, PyAny>, len: usize, what: &str) -> PyResul
     let pos: isize = t.get_item(1)?.extract().map_err(|_| bad())?;
     let abs = if pos < 0 { len as isize + pos } else { pos };
     if abs < 0 || abs as usize > len {
-        return Err(PyIndexError::new_err(format!("position {pos} from error handler out of bounds")));
+        return Err(PyIndexError::new_err(format!(
+            "position {pos} from error handler out of bounds"
+        )));
     }
     Ok((rep, abs as usize))
 }
@@ -253,8 +276,8 @@ pub(crate) type Resume = (Decoder, usize);
 
 /// Decodes `data[from..]` with `dec` (in fatal mode, unless `policy` is `Replace`, for which
 /// either mode works; BOM handling `Keep`: BOMs are handled by the callers, whose decoders
-/// then report errors only for the bytes they were given), appending to `out`. Returns whether anything was replaced, and, when
-/// `want_resume`, where the next call resumes.
+/// then report errors only for the bytes they were given), appending to `out`. Returns
+/// whether anything was replaced and, unless `last`, where the next call resumes.
 pub(crate) fn run<'py>(
     py: Python<'py>,
     dec: &mut Decoder,
@@ -263,15 +286,20 @@ pub(crate) fn run<'py>(
     last: bool,
     policy: &Policy<'py>,
     out: &mut Out<'py>,
-    want_resume: bool,
 ) -> PyResult<(bool, Option<Resume>)> {
+    // Where the next call resumes matters only when this one does not end the stream.
+    let want_resume = !last;
     let len = data.len();
     let mut pos = from;
     let mut clean: (Decoder, usize) = (dec.clone(), from);
     let mut snap: Option<(Decoder, usize)> = None;
     // The resume search replays at most the last WINDOW bytes: the decoder's state there is
     // kept by decoding in two calls.
-    let split = if want_resume && len > WINDOW { len - WINDOW } else { 0 };
+    let split = if want_resume && len > WINDOW {
+        len - WINDOW
+    } else {
+        0
+    };
     let mut replaced = false;
     // The position of a byte that the last error left in the decoder (see below).
     let mut held: Option<usize> = None;
@@ -303,7 +331,9 @@ pub(crate) fn run<'py>(
                     // decoder, uncounted. Decoding again from the clean state in one call
                     // gives the error's exact end, and the decoder after it.
                     let mut again = clean.0.clone();
-                    if let Some(read) = until_error(&mut again, &data[clean.1..stop], last && stop == len) {
+                    if let Some(read) =
+                        until_error(&mut again, &data[clean.1..stop], last && stop == len)
+                    {
                         end = clean.1 + read;
                         *dec = again;
                     }
@@ -321,7 +351,11 @@ pub(crate) fn run<'py>(
                             // ISO-2022-JP reports a lone leading byte when the next byte is
                             // ESC, which it keeps as the start of an escape sequence: the
                             // malformed sequence is the leading byte alone.
-                            if dec.encoding() == ISO_2022_JP && end > start + 1 && data[end - 1] == 0x1B && pending(dec) {
+                            if dec.encoding() == ISO_2022_JP
+                                && end > start + 1
+                                && data[end - 1] == 0x1B
+                                && pending(dec)
+                            {
                                 held_now = Some(end - 1);
                                 (start, end - 1)
                             } else {
@@ -335,9 +369,9 @@ pub(crate) fn run<'py>(
                     };
                     let r = h.call1((exc,))?;
                     let (rep, newpos) = handler_result(&r, len, "decoding")?;
-                    let rep = rep
-                        .cast_into::<PyString>()
-                        .map_err(|_| PyTypeError::new_err("decoding error handler must return (str, int) tuple"))?;
+                    let rep = rep.cast_into::<PyString>().map_err(|_| {
+                        PyTypeError::new_err("decoding error handler must return (str, int) tuple")
+                    })?;
                     out.push_str(py, rep)?;
                     if newpos != err_end {
                         // Resume elsewhere: a new decoder of the encoding in use.
@@ -385,7 +419,11 @@ pub(crate) fn run<'py>(
 
 /// The encoding to decode `data` with and the length of its BOM to skip: "BOM sniff" for
 /// `Sniff`, this encoding's own BOM for `Strip`, none for `Keep`.
-pub(crate) fn bom(enc: &'static Encoding, mode: BomHandling, data: &[u8]) -> (&'static Encoding, usize) {
+pub(crate) fn bom(
+    enc: &'static Encoding,
+    mode: BomHandling,
+    data: &[u8],
+) -> (&'static Encoding, usize) {
     match (mode, Encoding::for_bom(data)) {
         (BomHandling::Sniff, Some((found, n))) => (found, n),
         (BomHandling::Strip, Some((found, n))) if found == enc => (enc, n),
@@ -499,7 +537,7 @@ impl Stream {
             (self.base.clone(), 0)
         };
         let mut out = Out::new();
-        let (_, resume) = run(py, &mut dec, data, from, last, policy, &mut out, !last)?;
+        let (_, resume) = run(py, &mut dec, data, from, last, policy, &mut out)?;
         let text = out.finish(py)?;
         match resume {
             Some((base, at)) => {
@@ -518,7 +556,10 @@ impl Stream {
             return (self.tail.clone(), 0);
         }
         let enc = self.base.encoding();
-        let index = Encoding::all().iter().position(|e| *e == enc).expect("one of all()") as u64;
+        let index = Encoding::all()
+            .iter()
+            .position(|e| *e == enc)
+            .expect("one of all()") as u64;
         let iso = if enc == ISO_2022_JP {
             iso2022jp_state(&self.base)
         } else if enc == REPLACEMENT {
@@ -584,7 +625,9 @@ pub(crate) fn decode_replace<'py>(
             if units.len() < max {
                 units.resize(max, 0);
             }
-            let p = dec.decode_to_utf16(data, &mut units, true).map_err(|_| ())?;
+            let p = dec
+                .decode_to_utf16(data, &mut units, true)
+                .map_err(|_| ())?;
             Ok((p.written, p.replaced))
         });
         out.units = units;
@@ -592,7 +635,7 @@ pub(crate) fn decode_replace<'py>(
         out.used = written;
         (replaced, None)
     } else {
-        run(py, &mut dec, data, 0, true, &Policy::Replace, &mut out, false)?
+        run(py, &mut dec, data, 0, true, &Policy::Replace, &mut out)?
     };
     let used = dec.encoding();
     Ok((out.finish(py)?, used, replaced))
@@ -616,7 +659,7 @@ pub(crate) fn decode_any<'py>(
     let (enc, skip) = bom(enc, BomHandling::Sniff, data);
     let mut dec = fatal(enc, BomHandling::Keep);
     let mut out = Out::new();
-    let (replaced, _) = run(py, &mut dec, data, skip, true, &policy, &mut out, false)?;
+    let (replaced, _) = run(py, &mut dec, data, skip, true, &policy, &mut out)?;
     Ok((out.finish(py)?, dec.encoding(), replaced))
 }
 
@@ -654,7 +697,13 @@ pub(crate) fn decode_with_encoding<'py>(
 ) -> PyResult<(Bound<'py, PyString>, PyEncoding, bool)> {
     let enc = crate::label_or_utf8(label)?;
     let bytes = Bytes::new(data)?;
-    let (s, used, replaced) = decode_replace(py, enc, bytes.as_slice(), bytes.is_immutable(), BomHandling::Sniff)?;
+    let (s, used, replaced) = decode_replace(
+        py,
+        enc,
+        bytes.as_slice(),
+        bytes.is_immutable(),
+        BomHandling::Sniff,
+    )?;
     Ok((s, PyEncoding(used), replaced))
 }
 
@@ -684,7 +733,11 @@ impl TextDecoder {
                 label.map(|l| l.to_string()).unwrap_or_default()
             )));
         }
-        let bom = if ignore_bom { BomHandling::Keep } else { BomHandling::Strip };
+        let bom = if ignore_bom {
+            BomHandling::Keep
+        } else {
+            BomHandling::Strip
+        };
         Ok(TextDecoder {
             enc,
             fatal,
@@ -726,7 +779,11 @@ impl TextDecoder {
         self.do_not_flush = stream;
         let bytes = data.map(Bytes::new).transpose()?;
         let input = bytes.as_ref().map_or(&[][..], |b| b.as_slice());
-        let policy = if self.fatal { Policy::Strict } else { Policy::Replace };
+        let policy = if self.fatal {
+            Policy::Strict
+        } else {
+            Policy::Replace
+        };
         let r = self.stream.decode(py, input, !stream, &policy);
         if r.is_err() {
             self.stream.reset();

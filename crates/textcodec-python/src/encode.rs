@@ -29,7 +29,10 @@ impl<'py> Policy<'py> {
         Ok(match errors {
             "xmlcharrefreplace" => Policy::Html,
             "strict" => Policy::Strict,
-            _ => Policy::Handler(py.import("codecs")?.call_method1("lookup_error", (errors,))?),
+            _ => Policy::Handler(
+                py.import("codecs")?
+                    .call_method1("lookup_error", (errors,))?,
+            ),
         })
     }
 }
@@ -47,7 +50,9 @@ impl Utf8<'_> {
             return Ok(Utf8::Str(t));
         }
         let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-        Ok(Utf8::Surrogates(b.cast_into::<PyBytes>()?.as_bytes().to_vec()))
+        Ok(Utf8::Surrogates(
+            b.cast_into::<PyBytes>()?.as_bytes().to_vec(),
+        ))
     }
 
     fn bytes(&self) -> &[u8] {
@@ -112,7 +117,12 @@ use pyo3::type_object::PyTypeInfo;
 /// Encodes UTF-8 `s` with `enc` as far as it can, appending to `out`; `Err` with the
 /// position (in `s`) of the start and end of the first unencodable character and the value
 /// the spec reports for it.
-fn encode_str(enc: &mut Encoder, s: &str, last: bool, out: &mut Vec<u8>) -> PyResult<Result<(), (usize, usize, char)>> {
+fn encode_str(
+    enc: &mut Encoder,
+    s: &str,
+    last: bool,
+    out: &mut Vec<u8>,
+) -> PyResult<Result<(), (usize, usize, char)>> {
     let mut pos = 0;
     loop {
         let max = enc
@@ -133,7 +143,10 @@ fn encode_str(enc: &mut Encoder, s: &str, last: bool, out: &mut Vec<u8>) -> PyRe
                 let end = pos + e.read;
                 // The character read last (ISO-2022-JP reports U+000E, U+000F and U+001B as
                 // U+FFFD).
-                let c = s[..end].chars().next_back().expect("the error read a character");
+                let c = s[..end]
+                    .chars()
+                    .next_back()
+                    .expect("the error read a character");
                 return Ok(Err((end - c.len_utf8(), end, e.unmappable)));
             }
         }
@@ -162,7 +175,9 @@ pub(crate) fn run<'py>(
         let (bad_start, bad_end, value) = if stop > pos {
             let seg = match u8s {
                 Utf8::Str(s) => &s[pos..stop],
-                Utf8::Surrogates(v) => std::str::from_utf8(&v[pos..stop]).expect("UTF-8 between surrogates"),
+                Utf8::Surrogates(v) => {
+                    std::str::from_utf8(&v[pos..stop]).expect("UTF-8 between surrogates")
+                }
             };
             match encode_str(enc, seg, false, out)? {
                 Ok(()) => {
@@ -172,7 +187,9 @@ pub(crate) fn run<'py>(
                 Err((s, e, c)) => (pos + s, pos + e, u32::from(c)),
             }
         } else {
-            let s = (u32::from(b[pos] & 0x0F) << 12) | (u32::from(b[pos + 1] & 0x3F) << 6) | u32::from(b[pos + 2] & 0x3F);
+            let s = (u32::from(b[pos] & 0x0F) << 12)
+                | (u32::from(b[pos + 1] & 0x3F) << 6)
+                | u32::from(b[pos + 2] & 0x3F);
             (pos, pos + 3, s)
         };
         chars_before += chars(&b[counted..bad_start]);
@@ -184,11 +201,25 @@ pub(crate) fn run<'py>(
                 // have to switch back to ASCII for it).
                 let reference = format!("&#{value};");
                 if encode_str(enc, &reference, false, out)?.is_err() {
-                    return Err(PyErr::from_value(encode_error(py, enc.encoding(), text, start_c, end_c)?));
+                    return Err(PyErr::from_value(encode_error(
+                        py,
+                        enc.encoding(),
+                        text,
+                        start_c,
+                        end_c,
+                    )?));
                 }
                 pos = bad_end;
             }
-            Policy::Strict => return Err(PyErr::from_value(encode_error(py, enc.encoding(), text, start_c, end_c)?)),
+            Policy::Strict => {
+                return Err(PyErr::from_value(encode_error(
+                    py,
+                    enc.encoding(),
+                    text,
+                    start_c,
+                    end_c,
+                )?))
+            }
             Policy::Handler(h) => {
                 let exc = encode_error(py, enc.encoding(), text, start_c, end_c)?;
                 let r = h.call1((exc.clone(),))?;
@@ -206,7 +237,9 @@ pub(crate) fn run<'py>(
                         None => return Err(PyErr::from_value(exc)),
                     }
                 } else {
-                    return Err(PyTypeError::new_err("encoding error handler must return (str/bytes, int) tuple"));
+                    return Err(PyTypeError::new_err(
+                        "encoding error handler must return (str/bytes, int) tuple",
+                    ));
                 }
                 if newpos == end_c {
                     pos = bad_end;
@@ -261,7 +294,9 @@ pub(crate) fn encode_all<'py>(
             .max_buffer_length_from_utf8(s.len())
             .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
         let mut out = vec![0u8; max];
-        let p = e.encode_from_utf8(s, &mut out, true).expect("html mode never fails");
+        let p = e
+            .encode_from_utf8(s, &mut out, true)
+            .expect("html mode never fails");
         out.truncate(p.written);
         return Ok(out);
     }
@@ -303,7 +338,11 @@ fn usv_utf8<'a>(text: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, 
     }
     let b = text.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
     let b = b.cast_into::<PyBytes>()?;
-    let units: Vec<u16> = b.as_bytes().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let units: Vec<u16> = b
+        .as_bytes()
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     Ok(std::borrow::Cow::Owned(String::from_utf16_lossy(&units)))
 }
 
@@ -322,7 +361,11 @@ impl TextEncoder {
 
     /// The UTF-8 bytes of `text` (lone surrogates become U+FFFD, as in JavaScript).
     #[pyo3(signature = (text = None))]
-    fn encode<'py>(&self, py: Python<'py>, text: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyBytes>> {
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        text: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let Some(text) = text else {
             return Ok(PyBytes::new(py, b""));
         };
@@ -333,7 +376,11 @@ impl TextEncoder {
     /// Writes as much of `text` as fits into `buffer` (a writable bytes-like object), never
     /// part of a character; returns `(characters read, bytes written)`. Bytes of `buffer`
     /// past those written are left as they were.
-    fn encode_into(&self, text: &Bound<'_, PyAny>, buffer: &Bound<'_, PyAny>) -> PyResult<(usize, usize)> {
+    fn encode_into(
+        &self,
+        text: &Bound<'_, PyAny>,
+        buffer: &Bound<'_, PyAny>,
+    ) -> PyResult<(usize, usize)> {
         let text = crate::expect_str(text)?;
         let s = usv_utf8(text)?;
         let mut dst = WritableBytes::new(buffer)?;

@@ -11,7 +11,11 @@ use crate::ffi::{self, Units};
 use crate::text::Class;
 
 /// `data` as a string if `enc`'s decoder maps it to itself byte for byte (ASCII).
-pub(crate) fn ascii<'py>(py: Python<'py>, enc: &'static Encoding, data: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+pub(crate) fn ascii<'py>(
+    py: Python<'py>,
+    enc: &'static Encoding,
+    data: &[u8],
+) -> PyResult<Option<Bound<'py, PyString>>> {
     if !enc.is_ascii_compatible() || enc == ISO_2022_JP || !data.is_ascii() {
         return Ok(None);
     }

@@ -68,7 +68,10 @@ unsafe extern "C" {
     fn PyUnicode_New(size: ffi::Py_ssize_t, maxchar: u32) -> *mut ffi::PyObject;
     /// `const char *PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *)`: in the limited API
     /// from 3.10, exported by every CPython 3.3+.
-    fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut ffi::PyObject,
+        size: *mut ffi::Py_ssize_t,
+    ) -> *const c_char;
 }
 
 /// Where the characters of a compact string start, measured on the running interpreter.
@@ -104,10 +107,17 @@ fn probe_layout(py: Python<'_>) -> PyResult<Option<Layout>> {
     // One probe string per kind, made by CPython's own constructors.
     let ascii: String = (0..PROBE_LEN).map(|i| char::from(b'!' + i as u8)).collect();
     let latin1: String = (0..PROBE_LEN).map(|i| char::from(0x80 + i as u8)).collect();
-    let ucs2: String = (0..PROBE_LEN).map(|i| char::from_u32(0x3041 + i as u32).unwrap()).collect();
-    let ucs4: String = (0..PROBE_LEN).map(|i| char::from_u32(0x1F300 + i as u32).unwrap()).collect();
+    let ucs2: String = (0..PROBE_LEN)
+        .map(|i| char::from_u32(0x3041 + i as u32).unwrap())
+        .collect();
+    let ucs4: String = (0..PROBE_LEN)
+        .map(|i| char::from_u32(0x1F300 + i as u32).unwrap())
+        .collect();
     let mut offsets = [0usize; 4];
-    for (k, (text, kind)) in [(&ascii, 1), (&latin1, 1), (&ucs2, 2), (&ucs4, 4)].into_iter().enumerate() {
+    for (k, (text, kind)) in [(&ascii, 1), (&latin1, 1), (&ucs2, 2), (&ucs4, 4)]
+        .into_iter()
+        .enumerate()
+    {
         let s = PyString::new(py, text);
         let size: usize = getsizeof.call1((&s,))?.extract()?;
         // The object is its header, the characters and a terminating NUL character.
@@ -119,13 +129,20 @@ fn probe_layout(py: Python<'_>) -> PyResult<Option<Layout>> {
         }
         let want: Vec<u8> = match kind {
             1 => text.chars().map(|c| c as u8).collect(),
-            2 => text.chars().flat_map(|c| (c as u16).to_ne_bytes()).collect(),
-            _ => text.chars().flat_map(|c| (c as u32).to_ne_bytes()).collect(),
+            2 => text
+                .chars()
+                .flat_map(|c| (c as u16).to_ne_bytes())
+                .collect(),
+            _ => text
+                .chars()
+                .flat_map(|c| (c as u32).to_ne_bytes())
+                .collect(),
         };
         // SAFETY: `s` is alive (we hold a reference) and `sys.getsizeof` reported its
         // allocation to be `size` bytes, so the `PROBE_LEN * kind` bytes read at `offset`
         // (`size - (PROBE_LEN + 1) * kind`) lie inside it; the bytes are only compared.
-        let got = unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>().add(offset), want.len()) };
+        let got =
+            unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>().add(offset), want.len()) };
         if got != want.as_slice() {
             return Ok(None);
         }
@@ -175,10 +192,12 @@ fn new_string_in_place<'py>(
     layout: Layout,
     fill: impl FnOnce(Units<'_>),
 ) -> PyResult<Bound<'py, PyString>> {
-    let size = ffi::Py_ssize_t::try_from(len).map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+    let size =
+        ffi::Py_ssize_t::try_from(len).map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
     // SAFETY: the GIL is held (`py`); `PyUnicode_New` returns a new reference or NULL with an
     // exception set, which `from_owned_ptr_or_err` turns into `Err`.
-    let s: Bound<'py, PyAny> = unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
+    let s: Bound<'py, PyAny> =
+        unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
     let base = s.as_ptr().cast::<u8>();
     // SAFETY: `PyUnicode_New(len, maxchar)` made a compact string (that is all it makes) of
     // `len` characters of the kind `class` selects: its characters follow the header, at
@@ -189,8 +208,14 @@ fn new_string_in_place<'py>(
     // `fill` writes every unit (the callers' contract), leaving a valid string.
     unsafe {
         match class {
-            Class::Ascii => fill(Units::U8(std::slice::from_raw_parts_mut(base.add(layout.ascii), len))),
-            Class::Latin1 => fill(Units::U8(std::slice::from_raw_parts_mut(base.add(layout.compact), len))),
+            Class::Ascii => fill(Units::U8(std::slice::from_raw_parts_mut(
+                base.add(layout.ascii),
+                len,
+            ))),
+            Class::Latin1 => fill(Units::U8(std::slice::from_raw_parts_mut(
+                base.add(layout.compact),
+                len,
+            ))),
             Class::Bmp => fill(Units::U16(std::slice::from_raw_parts_mut(
                 base.add(layout.compact).cast::<u16>(),
                 len,
@@ -228,7 +253,13 @@ fn new_string_decoded<'py>(
             let mut buf = vec![0u8; len];
             fill(Units::U8(&mut buf));
             // SAFETY: GIL held; `buf` is valid for `len` bytes; NULL errors means strict.
-            unsafe { ffi::PyUnicode_DecodeLatin1(buf.as_ptr().cast(), len as ffi::Py_ssize_t, std::ptr::null()) }
+            unsafe {
+                ffi::PyUnicode_DecodeLatin1(
+                    buf.as_ptr().cast(),
+                    len as ffi::Py_ssize_t,
+                    std::ptr::null(),
+                )
+            }
         }
         Class::Bmp | Class::Astral => {
             let mut buf = vec![0u32; len];
@@ -242,7 +273,11 @@ fn new_string_decoded<'py>(
                 }
                 _ => fill(Units::U32(&mut buf)),
             }
-            let mut order: c_int = if cfg!(target_endian = "little") { -1 } else { 1 };
+            let mut order: c_int = if cfg!(target_endian = "little") {
+                -1
+            } else {
+                1
+            };
             // SAFETY: GIL held; `buf` is valid for `4 * len` bytes; the byte order is native;
             // "surrogatepass" keeps any lone surrogate a handler put in the text.
             unsafe {
@@ -261,9 +296,15 @@ fn new_string_decoded<'py>(
 }
 
 /// A string from UTF-16 units that hold no lone surrogate, of which `scan` is the summary.
-pub(crate) fn string_from_utf16<'py>(py: Python<'py>, units: &[u16], scan: Scan) -> PyResult<Bound<'py, PyString>> {
+pub(crate) fn string_from_utf16<'py>(
+    py: Python<'py>,
+    units: &[u16],
+    scan: Scan,
+) -> PyResult<Bound<'py, PyString>> {
     let class = scan.class();
-    new_string(py, scan.chars(units.len()), class, |out| crate::text::write_utf16(units, out))
+    new_string(py, scan.chars(units.len()), class, |out| {
+        crate::text::write_utf16(units, out)
+    })
 }
 
 /// The text of a `str` as UTF-8, or `None` if it holds lone surrogates (which UTF-8 cannot
@@ -280,7 +321,9 @@ pub(crate) fn utf8_of<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
         return None;
     }
     // SAFETY: CPython returned `size` bytes of valid UTF-8 at `ptr`, alive as said above.
-    Some(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr.cast::<u8>(), size as usize)) })
+    Some(unsafe {
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr.cast::<u8>(), size as usize))
+    })
 }
 
 /// A read-only view of a bytes-like object (the buffer protocol), released on drop.
@@ -331,7 +374,9 @@ impl<'py> Bytes<'py> {
             });
         }
         if obj.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err("a bytes-like object is required, not 'str'"));
+            return Err(PyTypeError::new_err(
+                "a bytes-like object is required, not 'str'",
+            ));
         }
         let mut view = Box::new(PyBufferView::new());
         // SAFETY: GIL held; `view` is a zeroed Py_buffer that CPython fills; PyBUF_SIMPLE
@@ -414,7 +459,9 @@ impl WritableBytes {
         // SAFETY: a successful PyObject_GetBuffer(PyBUF_WRITABLE) gives `len` contiguous,
         // writable bytes at `buf`, valid until PyBuffer_Release (in Drop); `&mut self` makes
         // this the only slice of them handed out.
-        unsafe { std::slice::from_raw_parts_mut(self.view.buf.cast::<u8>(), self.view.len as usize) }
+        unsafe {
+            std::slice::from_raw_parts_mut(self.view.buf.cast::<u8>(), self.view.len as usize)
+        }
     }
 }
 

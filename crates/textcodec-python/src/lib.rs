@@ -57,7 +57,9 @@ impl PyEncoding {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyEncoding>().is_ok_and(|o| o.get().0 == self.0)
+        other
+            .cast::<PyEncoding>()
+            .is_ok_and(|o| o.get().0 == self.0)
     }
 
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
@@ -79,11 +81,16 @@ impl PyEncoding {
 }
 
 /// `label` as `str`, else `TypeError`.
-pub(crate) fn expect_str<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyString>> {
+pub(crate) fn expect_str<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+) -> PyResult<&'a Bound<'py, PyString>> {
     obj.cast::<PyString>().map_err(|_| {
         PyTypeError::new_err(format!(
             "expected str, got '{}'",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })
 }
@@ -95,7 +102,8 @@ pub(crate) fn lookup_label(label: &Bound<'_, PyAny>) -> PyResult<&'static Encodi
         return Ok(e.get().0);
     }
     let s = expect_str(label)?;
-    label_encoding(s).ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {}", s.to_string_lossy())))
+    label_encoding(s)
+        .ok_or_else(|| PyLookupError::new_err(format!("unknown encoding: {}", s.to_string_lossy())))
 }
 
 /// The label argument of the one-item functions: UTF-8 when not given.
@@ -107,8 +115,10 @@ fn label_encoding(s: &Bound<'_, PyString>) -> Option<&'static Encoding> {
     let text = ffi::utf8_of(s)?;
     // Programs pass the same few labels again and again: the last ones found are kept, by
     // their exact text, before "get an encoding" (which trims and lowercases each time).
+    /// A label's text (up to 16 bytes), its length, and its encoding.
+    type Recent = ([u8; 16], u8, Option<&'static Encoding>);
     thread_local! {
-        static RECENT: std::cell::RefCell<[([u8; 16], u8, Option<&'static Encoding>); 4]> =
+        static RECENT: std::cell::RefCell<[Recent; 4]> =
             const { std::cell::RefCell::new([([0; 16], 0, None); 4]) };
     }
     let bytes = text.as_bytes();
@@ -116,7 +126,9 @@ fn label_encoding(s: &Bound<'_, PyString>) -> Option<&'static Encoding> {
         let hit = RECENT.with(|r| {
             r.borrow()
                 .iter()
-                .find(|(k, n, e)| e.is_some() && usize::from(*n) == bytes.len() && &k[..bytes.len()] == bytes)
+                .find(|(k, n, e)| {
+                    e.is_some() && usize::from(*n) == bytes.len() && &k[..bytes.len()] == bytes
+                })
                 .and_then(|&(_, _, e)| e)
         });
         if hit.is_some() {

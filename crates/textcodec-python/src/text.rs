@@ -44,7 +44,10 @@ impl Scan {
         // Both loops are plain reductions that the compiler vectorises.
         let max = units.iter().fold(0u16, |m, &u| m.max(u));
         let pairs = if max >= 0xD800 {
-            units.iter().filter(|&&u| (0xDC00..=0xDFFF).contains(&u)).count()
+            units
+                .iter()
+                .filter(|&&u| (0xDC00..=0xDFFF).contains(&u))
+                .count()
         } else {
             0
         };
