@@ -151,8 +151,12 @@ fn decode_part<O: OffsetSizeTrait>(
         if let Some(row) = rows.get(i) {
             let enc = encs.get(i);
             if batch::ascii_passthrough(enc, row) {
-                bytes.truncate(used);
-                bytes.extend_from_slice(row);
+                // `bytes` is kept at its length (zeroed once as it grows); `used` of it hold
+                // output.
+                if bytes.len() < used + row.len() {
+                    bytes.resize((used + row.len()).max(2 * bytes.len()), 0);
+                }
+                bytes[used..used + row.len()].copy_from_slice(row);
                 used += row.len();
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {

@@ -117,6 +117,28 @@ pub(crate) fn thread_count(threads: Option<usize>, bytes: usize, rows: usize) ->
     Ok(want.min(rows).max(1))
 }
 
+/// Input bytes per thread in one chunk of a list's rows.
+const CHUNK_BYTES: usize = 1 << 20;
+
+/// The rows split into consecutive chunks of about `CHUNK_BYTES` per thread.
+fn chunks(weights: &[usize], threads: usize) -> Vec<Range<usize>> {
+    let limit = CHUNK_BYTES * threads;
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0, 0usize);
+    for (i, w) in weights.iter().enumerate() {
+        acc += w + 16;
+        if acc >= limit {
+            out.push(start..i + 1);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    if start < weights.len() || out.is_empty() {
+        out.push(start..weights.len());
+    }
+    out
+}
+
 /// Runs `f` over `weights.len()` rows split into `threads` contiguous ranges of about equal
 /// weight, each on its own thread (the first on the calling one); results in row order. A
 /// panic on a thread is resumed on the caller (and becomes a Python exception there).
@@ -317,40 +339,49 @@ pub(crate) fn decode_many<'py>(
     let weights: Vec<usize> = rows.slices.iter().map(|s| s.1).collect();
     let nthreads = thread_count(threads, weights.iter().sum(), n)?;
     let slices = &rows.slices;
-    let parts = py.detach(|| parallel(&weights, nthreads, |r| decode_rows(slices, encs, r, fatal)));
     let mut out = Vec::with_capacity(n);
-    let mut i = 0;
-    for part in &parts {
-        for row in &part.rows {
-            let s = match *row {
-                RowText::Ascii => {
-                    let bytes = rows.slices[i].get();
-                    ffi::new_string(py, bytes.len(), Class::Ascii, |u| {
-                        if let Units::U8(d) = u {
-                            d.copy_from_slice(bytes)
-                        }
-                    })?
-                }
-                RowText::Units { start, len, scan } => {
-                    ffi::string_from_utf16(py, &part.units[start..start + len], scan)?
-                }
-                RowText::Failed => {
-                    // Decode the row again to raise its exact error.
-                    let e = match crate::decode::decode_any(
-                        py,
-                        encs.get(i),
-                        rows.slices[i].get(),
-                        false,
-                        "strict",
-                    ) {
-                        Err(e) => e,
-                        Ok(_) => PyValueError::new_err("input too long"),
-                    };
-                    return Err(add_row_note(py, e, i));
-                }
-            };
-            out.push(s);
-            i += 1;
+    // Rows go in chunks of about CHUNK_BYTES per thread: decoded on the threads, then made
+    // into strings, so that the UTF-16 buffers stay small and warm whatever the batch's size.
+    for chunk in chunks(&weights, nthreads) {
+        let base = chunk.start;
+        let parts = py.detach(|| {
+            parallel(&weights[chunk.clone()], nthreads, |r| {
+                decode_rows(slices, encs, r.start + base..r.end + base, fatal)
+            })
+        });
+        let mut i = base;
+        for part in &parts {
+            for row in &part.rows {
+                let s = match *row {
+                    RowText::Ascii => {
+                        let bytes = rows.slices[i].get();
+                        ffi::new_string(py, bytes.len(), Class::Ascii, |u| {
+                            if let Units::U8(d) = u {
+                                d.copy_from_slice(bytes)
+                            }
+                        })?
+                    }
+                    RowText::Units { start, len, scan } => {
+                        ffi::string_from_utf16(py, &part.units[start..start + len], scan)?
+                    }
+                    RowText::Failed => {
+                        // Decode the row again to raise its exact error.
+                        let e = match crate::decode::decode_any(
+                            py,
+                            encs.get(i),
+                            rows.slices[i].get(),
+                            false,
+                            "strict",
+                        ) {
+                            Err(e) => e,
+                            Ok(_) => PyValueError::new_err("input too long"),
+                        };
+                        return Err(add_row_note(py, e, i));
+                    }
+                };
+                out.push(s);
+                i += 1;
+            }
         }
     }
     Ok(PyList::new(py, out)?.into_any())

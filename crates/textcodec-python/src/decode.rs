@@ -617,25 +617,23 @@ pub(crate) fn decode_replace<'py>(
         bom: BomHandling::Keep,
     });
     let mut out = Out::new();
-    let (replaced, _) = if immutable && data.len() > crate::DETACH_BYTES {
-        // Decode without the GIL: the units go to a buffer of our own.
-        let mut units = std::mem::take(&mut out.units);
-        let r = py.detach(|| -> Result<(usize, bool), ()> {
-            let max = dec.max_utf16_buffer_length(data.len()).ok_or(())?;
-            if units.len() < max {
-                units.resize(max, 0);
-            }
-            let p = dec
-                .decode_to_utf16(data, &mut units, true)
-                .map_err(|_| ())?;
-            Ok((p.written, p.replaced))
-        });
-        out.units = units;
-        let (written, replaced) = r.map_err(|_| PyMemoryError::new_err("input too long"))?;
-        out.used = written;
-        (replaced, None)
+    let max = dec
+        .max_utf16_buffer_length(data.len())
+        .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
+    let spare = out.spare(max)?;
+    // A decoder in replacement mode never fails. Long immutable input is decoded without
+    // the GIL (`spare` is our own buffer).
+    let r = if immutable && data.len() > crate::DETACH_BYTES {
+        py.detach(|| dec.decode_to_utf16(data, spare, true))
     } else {
-        run(py, &mut dec, data, 0, true, &Policy::Replace, &mut out)?
+        dec.decode_to_utf16(data, spare, true)
+    };
+    let replaced = match r {
+        Ok(p) => {
+            out.commit(p.written);
+            p.replaced
+        }
+        Err(_) => return Err(PyMemoryError::new_err("replacement mode failed")),
     };
     let used = dec.encoding();
     Ok((out.finish(py)?, used, replaced))
