@@ -21,7 +21,7 @@ case "$mode" in
     ;;
   all)
     secs="${2:-60}"
-    for t in decode encode hooks text_decoder text_encoder; do
+    for t in decode encode hooks text_decoder text_encoder detect prescan sniff_html; do
       cargo fuzz run --sanitizer none "$t" -- -max_total_time="$secs" -rss_limit_mb=2048
     done
     ;;

@@ -10,6 +10,8 @@
 //! - a dst of `max_*_buffer_length` is never `OutputFull`,
 //! - the output equals encoding_rs's (the differential oracle).
 
+pub mod sniff;
+
 use textcodec::{
     BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, EncodeError, Encoder,
     EncoderErrorMode, Encoding, Progress, Status, TextDecoder, TextDecoderOptions, TextEncoder,
@@ -733,6 +735,9 @@ pub fn text_encoder(data: &[u8]) {
     assert_eq!(out, text.as_bytes());
 }
 
+mod detect;
+pub use detect::detect;
+
 /// All targets, by name (for the smoke runner).
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("decode", decode),
@@ -740,4 +745,5 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("hooks", hooks),
     ("text_decoder", text_decoder),
     ("text_encoder", text_encoder),
+    ("detect", detect),
 ];

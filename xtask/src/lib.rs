@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
+pub mod detect_model;
+
 /// One generated file: its name inside `src/tables/` and its full text.
 pub struct GeneratedFile {
     pub name: String,

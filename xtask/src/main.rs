@@ -1,4 +1,6 @@
 //! `cargo xtask gen-tables`: regenerate `crates/textcodec/src/tables/` from `data/whatwg/`.
+//! `cargo xtask gen-detect-model`: regenerate `crates/textcodec/src/detect/model.rs` from
+//! `data/detect/train/` and `data/whatwg/`.
 
 use std::process::ExitCode;
 
@@ -22,8 +24,26 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("gen-detect-model") => {
+            let root = xtask::repo_root();
+            let file = match xtask::detect_model::generate(&root) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("xtask: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let path = root.join("crates/textcodec/src/detect").join(&file.name);
+            std::fs::write(&path, file.contents).expect("write model");
+            println!("wrote {}", path.display());
+            println!(
+                "model tables: {} bytes",
+                xtask::detect_model::table_bytes(&root).expect("model size")
+            );
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!("usage: cargo xtask gen-tables");
+            eprintln!("usage: cargo xtask gen-tables | gen-detect-model");
             ExitCode::from(2)
         }
     }

@@ -34,3 +34,16 @@ fn index_parsing_follows_the_spec() {
     let idx = xtask::parse_index("# comment\n\n  0\t0x0402\tЂ (CYRILLIC)\n127\t0x00A0\n").unwrap();
     assert_eq!(idx, vec![(0, 0x402), (127, 0xA0)]);
 }
+
+#[test]
+fn committed_detect_model_is_fresh() {
+    let root = xtask::repo_root();
+    let file = xtask::detect_model::generate(&root).expect("generate");
+    let path = root.join("crates/textcodec/src/detect").join(&file.name);
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == file.contents,
+        "stale {}: run `cargo xtask gen-detect-model`",
+        path.display()
+    );
+}

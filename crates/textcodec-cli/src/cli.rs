@@ -13,6 +13,7 @@ Examples:
   cat legacy.txt | textcodec convert -f gb18030 -t utf-16le --add-bom > out.txt
   textcodec list --json
   textcodec label latin1              # prints windows-1252
+  textcodec detect page.html          # page.html: Shift_JIS (guess, 0.97)
 
 Exit codes: 0 success (also when malformed input was replaced), 1 the data could not
 be converted under the chosen error policy, 2 usage error (unknown label, bad option,
@@ -37,6 +38,14 @@ Examples:
   textcodec encode -e shift_jis -o ja.sjis.txt ja.txt
   textcodec encode -e windows-1252 --unmappable html form.txt
   printf 'caf\\xc3\\xa9\\n' | textcodec encode -e latin1 | od -c";
+
+const DETECT_EXAMPLES: &str = "\
+Examples:
+  textcodec detect page.html                  # page.html: Shift_JIS (guess, 0.97)
+  textcodec detect --tld jp --no-utf8 *.html
+  textcodec detect --json old/*.txt | jq -r '.[] | .input + \" \" + .encoding'
+  textcodec convert -f auto -o new.txt old.txt   # detect, then convert to UTF-8
+  curl -s https://example.com/ | textcodec decode -e auto";
 
 const LIST_EXAMPLES: &str = "\
 Examples:
@@ -72,7 +81,8 @@ pub enum Command {
     /// Convert INPUTs from one encoding to another (both default to UTF-8).
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert {
-        /// Encoding of the input (any WHATWG label, any ASCII case).
+        /// Encoding of the input (any WHATWG label, any ASCII case), or `auto` to detect it
+        /// (see `textcodec detect`).
         #[arg(
             short = 'f',
             long = "from",
@@ -90,7 +100,7 @@ pub enum Command {
     /// Decode INPUTs from LABEL to UTF-8 (same as `convert -f LABEL -t utf-8`).
     #[command(after_help = DECODE_EXAMPLES)]
     Decode {
-        /// Encoding of the input.
+        /// Encoding of the input, or `auto` to detect it (see `textcodec detect`).
         #[arg(short = 'e', long = "encoding", value_name = "LABEL")]
         encoding: String,
         #[command(flatten)]
@@ -104,6 +114,23 @@ pub enum Command {
         encoding: String,
         #[command(flatten)]
         opts: ConvertOpts,
+    },
+    /// Tell the encoding of each INPUT: a byte order mark, else an HTML <meta charset> or XML
+    /// declaration in the first 1024 bytes, else a statistical guess over the first MiB.
+    #[command(after_help = DETECT_EXAMPLES)]
+    Detect {
+        /// The top-level domain the text came from (jp, ru, com), a hint for the guess.
+        #[arg(long, value_name = "TLD")]
+        tld: Option<String>,
+        /// Never guess UTF-8 (as browsers do for Web pages).
+        #[arg(long)]
+        no_utf8: bool,
+        /// Print a JSON array of {"input", "encoding", "source", "score"} objects.
+        #[arg(long)]
+        json: bool,
+        /// Input files; `-` or nothing reads standard input.
+        #[arg(value_name = "INPUT")]
+        inputs: Vec<PathBuf>,
     },
     /// List every encoding with its labels, in the order of the spec's table.
     #[command(after_help = LIST_EXAMPLES)]

@@ -47,6 +47,8 @@ pub enum Target {
 
 pub struct Plan {
     pub from: &'static Encoding,
+    /// `-f auto`: each input's encoding is detected from its start (detect.rs) instead.
+    pub auto: bool,
     pub target: Target,
     pub bom: BomHandling,
     pub fail_on_invalid: bool,
@@ -338,9 +340,21 @@ impl<'p, U: Unit> Converter<'p, U> {
             Target::Encoder(enc) => Some(enc.new_encoder(plan.unmappable)),
             _ => None,
         };
+        // `-f auto`: the first MiB decides the encoding; it is then decoded like any chunk.
+        let (from, head) = if plan.auto {
+            let head = crate::detect::read_head(reader, name)?;
+            let found = crate::detect::detect(&head, None, true);
+            if !plan.quiet {
+                let msg = format!("{name}: {}", found.describe());
+                self.progress.suspend(|| crate::print_stderr(&msg));
+            }
+            (found.encoding, head)
+        } else {
+            (plan.from, Vec::new())
+        };
         let mut st = Stream {
             name,
-            decoder: plan.from.new_decoder(DecoderOptions {
+            decoder: from.new_decoder(DecoderOptions {
                 error_mode: DecoderErrorMode::Fatal,
                 bom: plan.bom,
             }),
@@ -357,6 +371,11 @@ impl<'p, U: Unit> Converter<'p, U> {
                 col: 1,
             },
         };
+        if !head.is_empty() {
+            self.decode_chunk(&mut st, &head, false)?;
+            st.remember(&head);
+            self.progress.inc(head.len());
+        }
         loop {
             let n = loop {
                 match reader.read(buf) {

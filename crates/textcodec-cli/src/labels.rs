@@ -129,7 +129,7 @@ pub fn list(json: bool) -> String {
     out
 }
 
-fn push_json_str(out: &mut String, s: &str) {
+pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

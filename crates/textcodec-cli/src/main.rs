@@ -3,6 +3,7 @@
 
 mod cli;
 mod convert;
+mod detect;
 mod labels;
 mod progress;
 mod sink;
@@ -110,6 +111,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let enc = labels::resolve(&label)?;
             print_stdout(&format!("{}\n", enc.name()))
         }
+        Command::Detect {
+            tld,
+            no_utf8,
+            json,
+            inputs,
+        } => print_stdout(&detect::run(inputs, tld.as_deref(), !no_utf8, json)?),
         Command::Convert { from, to, opts } => convert(&from, &to, opts),
         Command::Decode { encoding, opts } => convert(&encoding, "utf-8", opts),
         Command::Encode { encoding, opts } => convert("utf-8", &encoding, opts),
@@ -117,7 +124,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
-    let from = labels::resolve(from)?;
+    // `-f auto`: each input's encoding is detected (detect.rs); UTF-8 only sizes the buffers.
+    let auto = from.trim().eq_ignore_ascii_case("auto");
+    let from = if auto {
+        textcodec::UTF_8
+    } else {
+        labels::resolve(from)?
+    };
     let to_enc = labels::resolve(to)?;
     let target = if to_enc == textcodec::REPLACEMENT {
         return Err(Failure::Usage(format!(
@@ -140,6 +153,7 @@ fn convert(from: &str, to: &str, opts: ConvertOpts) -> Result<(), Failure> {
     }
     let plan = Plan {
         from,
+        auto,
         target,
         bom: match opts.bom {
             BomMode::Sniff => BomHandling::Sniff,

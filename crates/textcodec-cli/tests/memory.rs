@@ -87,6 +87,16 @@ fn large_stream_in_flat_memory() {
         "peak resident set {peak} KiB for a {total}-byte stream"
     );
 
+    // `-f auto`: the first MiB is held to guess from, then the stream goes on as before.
+    let (peak, written) = stream_through(
+        &["decode", "-e", "auto", "-q"],
+        text.clone().into_bytes(),
+        total / 4,
+    );
+    let repeats_auto = (total / 4 / text.len()) as u64;
+    assert_eq!(written, repeats_auto * text.len() as u64);
+    assert!(peak < 64 * 1024, "peak resident set {peak} KiB (auto)");
+
     // UTF-8 in, ISO-2022-JP out with references: the encoder path.
     let (peak, written) = stream_through(
         &["encode", "-e", "iso-2022-jp", "--unmappable", "html"],

@@ -41,6 +41,7 @@
 //! | `TextEncoder` (`encode`, `encodeInto`) | [`TextEncoder`], [`EncodeIntoResult`] |
 //! | `TextDecoderStream`, `TextEncoderStream` | `io::DecoderStream`, `io::EncoderStream` (feature `futures`) |
 //! | reading and writing text in an encoding | [`io::DecodeReader`], [`io::EncodeWriter`] (feature `std`); async versions with feature `tokio` |
+//! | HTML "encoding sniffing algorithm", "prescan a byte stream to determine its encoding", "extracting a character encoding from a meta element"; Fetch "legacy extract an encoding" | [`detect::sniff_html`], [`detect::prescan`], [`detect::extract_meta_charset`], [`detect::charset_from_content_type`] |
 //!
 //! ## Streaming
 //!
@@ -72,6 +73,33 @@
 //! assert_eq!(out, "あい\u{FFFD}");
 //! ```
 //!
+//! ## Unknown encodings
+//!
+//! Where nobody declared the encoding, [`detect`] finds it as browsers do, three ways in:
+//!
+//! - [`detect::sniff_html`] runs the HTML Standard's encoding sniffing algorithm on a document
+//!   (BOM, the `Content-Type` charset, a `<meta charset>` or XML declaration in the first 1024
+//!   bytes, then the statistical guess of [`detect::Detector`]) and says which step answered;
+//!   its parts ([`detect::prescan`], [`detect::extract_meta_charset`],
+//!   [`detect::charset_from_content_type`], the `Detector`) are public too.
+//! - [`io::DecodeReader::detect`] (and `io::AsyncDecodeReader::detect`) finds the encoding of a
+//!   stream from its start, at most 64 KiB by default, then decodes all of it, never reading it
+//!   whole.
+//! - The `textcodec` command: `textcodec detect FILE`, and `-f auto` for conversions.
+//!
+//! ```
+//! use textcodec::detect::{sniff_html, Source};
+//! let page = b"<meta charset=euc-kr><title>\xc8\xad\xbc\xba</title>";
+//! let found = sniff_html(page, None, None);
+//! assert_eq!((found.encoding, found.source), (textcodec::EUC_KR, Source::Prescan));
+//!
+//! use std::io::Read;
+//! let mut text = String::new();
+//! textcodec::io::DecodeReader::detect(&b"\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0!"[..]).read_to_string(&mut text)?;
+//! assert_eq!(text, "Привет, мир!");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
 //! ## Features
 //!
 //! - `std` (default): `std::error::Error` impls and the [`io`] adapters. Without it the crate
@@ -89,6 +117,7 @@ extern crate std;
 
 mod codecs;
 mod decoder;
+pub mod detect;
 mod encoder;
 mod encoding;
 mod hooks;

@@ -138,7 +138,7 @@ fn main() {
     // Keep panics quiet; report them ourselves.
     panic::set_hook(Box::new(|_| {}));
     let mut failed = false;
-    for &(name, body) in TARGETS {
+    for &(name, body) in TARGETS.iter().chain(textcodec_fuzz::sniff::TARGETS) {
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             continue;
         }

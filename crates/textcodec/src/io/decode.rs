@@ -2,8 +2,10 @@
 
 extern crate std;
 
+use super::detect::{DetectOptions, Sniffing};
 use super::errors::MalformedInput;
-use crate::{DecodeError, Decoder, DecoderOptions, Encoding, Progress, Status};
+use crate::detect::Sniffed;
+use crate::{DecodeError, Decoder, DecoderOptions, Encoding, Progress, Status, UTF_8};
 use core::fmt;
 use std::boxed::Box;
 use std::io::{self, BufRead, Read};
@@ -161,6 +163,12 @@ pub(crate) struct DecodeCore {
     /// Input bytes consumed by the decoder so far.
     consumed: u64,
     pending: Option<MalformedInput>,
+    /// A detecting reader that has not decided on its encoding yet.
+    sniffing: Option<Box<Sniffing>>,
+    /// How a detecting reader found its encoding.
+    sniffed: Option<Sniffed>,
+    /// The size of the reads once decoding.
+    capacity: usize,
 }
 
 /// The error of `read_str` and `fill_str` after a `read` or `consume` that split a character.
@@ -183,20 +191,60 @@ impl DecodeCore {
         capacity: usize,
     ) -> Self {
         let decoder = encoding.new_decoder(options);
-        // Room for the tail that `feed_clean` keeps, and then some.
-        let capacity = capacity.max(4 * MAX_TAIL);
-        // Enough that one call decodes a whole input buffer; never less than room for a few
-        // worst-case steps.
-        let out_len = decoder
+        let capacity = Self::room(capacity);
+        let out_len = Self::output_room(&decoder, capacity);
+        let input = vec![0; capacity].into_boxed_slice();
+        Self::with_parts(decoder, input, out_len, capacity, None)
+    }
+
+    /// A core that reads the start of the input to find its encoding (see [`DetectOptions`])
+    /// before decoding it with `options`.
+    pub(crate) fn detecting(
+        detect: DetectOptions,
+        options: DecoderOptions,
+        capacity: usize,
+    ) -> Self {
+        let capacity = Self::room(capacity);
+        // The output room of the worst of the decoders it may pick.
+        let out_len = Encoding::all()
+            .iter()
+            .map(|e| Self::output_room(&e.new_decoder(options), capacity))
+            .max()
+            .unwrap_or(0);
+        // The input buffer is the one the detection reads into (`Sniffing::into_input`).
+        let sniffing = Box::new(Sniffing::new(detect, options));
+        let decoder = UTF_8.new_decoder(options);
+        Self::with_parts(decoder, Box::default(), out_len, capacity, Some(sniffing))
+    }
+
+    /// The input buffer's size for a `capacity` asked for: room for the tail that
+    /// `feed_clean` keeps, and then some.
+    fn room(capacity: usize) -> usize {
+        capacity.max(4 * MAX_TAIL)
+    }
+
+    /// The output buffer's size: enough that one call decodes a whole input buffer of
+    /// `capacity` bytes; never less than room for a few worst-case steps.
+    fn output_room(decoder: &Decoder, capacity: usize) -> usize {
+        decoder
             .max_utf8_buffer_length(capacity)
             .unwrap_or(capacity.saturating_mul(3))
             .max(32)
-            + 64;
+            + 64
+    }
+
+    fn with_parts(
+        decoder: Decoder,
+        input: Box<[u8]>,
+        out_len: usize,
+        capacity: usize,
+        sniffing: Option<Box<Sniffing>>,
+    ) -> Self {
         DecodeCore {
+            encoding: decoder.encoding(),
             decoder,
             wait_for_more: false,
-            encoding,
-            input: vec![0; capacity].into_boxed_slice(),
+            input,
             in_start: 0,
             in_end: 0,
             output: vec![0; out_len].into_boxed_slice(),
@@ -206,7 +254,15 @@ impl DecodeCore {
             finished: false,
             consumed: 0,
             pending: None,
+            sniffing,
+            sniffed: None,
+            capacity,
         }
+    }
+
+    /// How a detecting reader found its encoding, once it has.
+    pub(crate) fn sniffed(&self) -> Option<Sniffed> {
+        self.sniffed
     }
 
     pub(crate) fn encoding(&self) -> &'static Encoding {
@@ -258,14 +314,20 @@ impl DecodeCore {
 
     /// The free input buffer to read into after [`Step::NeedInput`].
     pub(crate) fn input_space(&mut self) -> &mut [u8] {
-        &mut self.input[self.in_end..]
+        match &mut self.sniffing {
+            Some(sniffing) => sniffing.space(self.capacity),
+            None => &mut self.input[self.in_end..],
+        }
     }
 
     /// Reports that `n` bytes were read into `input_space()`; 0 is the end of the input.
     pub(crate) fn filled(&mut self, n: usize) {
+        if let Some(sniffing) = &mut self.sniffing {
+            sniffing.filled(n);
+        }
         if n == 0 {
             self.eof = true;
-        } else {
+        } else if self.sniffing.is_none() {
             self.in_end = (self.in_end + n).min(self.input.len());
             self.wait_for_more = false;
         }
@@ -287,6 +349,20 @@ impl DecodeCore {
         }
         if self.finished {
             return Step::End;
+        }
+        if let Some(sniffing) = &mut self.sniffing {
+            let Some(sniffed) = sniffing.decide(self.eof) else {
+                return Step::NeedInput;
+            };
+            // Decode what was read, and the rest, in the encoding found.
+            let sniffing = self.sniffing.take().expect("a detecting reader");
+            self.decoder = sniffed.encoding.new_decoder(sniffing.decoder_options);
+            self.encoding = sniffed.encoding;
+            self.sniffed = Some(sniffed);
+            let (input, len) = sniffing.into_input(self.capacity);
+            self.input = input;
+            self.in_start = 0;
+            self.in_end = len;
         }
         if !self.eof && (self.in_start == self.in_end || self.wait_for_more) {
             // Keep the unread tail, and read after it.
@@ -443,8 +519,81 @@ impl<R: Read> DecodeReader<R> {
         }
     }
 
+    /// Decodes `reader` from the encoding it is found to be in, with the default options: BOM
+    /// sniffing and replacement of malformed input by U+FFFD. Before the first read returns, the
+    /// reader reads the start of the input (at most 64 KiB) to find the encoding: a byte order
+    /// mark, then an HTML `<meta charset>` or XML declaration in the first 1024 bytes, then the
+    /// statistical guess of the [`Detector`](crate::detect::Detector), UTF-8 allowed (see
+    /// [`DetectOptions`]). Those bytes are then decoded, and the rest of the stream after them,
+    /// as any reader does; the input is never read whole.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use textcodec::detect::Source;
+    /// use textcodec::io::DecodeReader;
+    ///
+    /// // Russian in windows-1251, declared nowhere.
+    /// let bytes: &[u8] = b"\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xca\xe0\xea \xe4\xe5\xeb\xe0?";
+    /// let mut reader = DecodeReader::detect(bytes);
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "Привет, мир! Как дела?");
+    /// assert_eq!(reader.encoding(), textcodec::WINDOWS_1251);
+    /// assert_eq!(reader.sniffed().unwrap().source, Source::Detector);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn detect(reader: R) -> Self {
+        Self::detect_with(reader, DetectOptions::default(), DecoderOptions::default())
+    }
+
+    /// Like [`detect`](DecodeReader::detect), with the given detection and decoder options.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use textcodec::detect::Source;
+    /// use textcodec::io::{DecodeReader, DetectOptions};
+    ///
+    /// let page: &[u8] = b"<meta charset=euc-jp><p>\xc6\xfc\xcb\xdc\xb8\xec</p>";
+    /// let options = DetectOptions::new().tld(b"jp");
+    /// let mut reader = DecodeReader::detect_with(page, options, Default::default());
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "<meta charset=euc-jp><p>日本語</p>");
+    /// assert_eq!(reader.sniffed().unwrap().source, Source::Prescan);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn detect_with(reader: R, detect: DetectOptions, options: DecoderOptions) -> Self {
+        DecodeReader {
+            inner: reader,
+            core: DecodeCore::detecting(detect, options, super::DEFAULT_CAPACITY),
+        }
+    }
+
+    /// How a reader made with [`detect`](DecodeReader::detect) found its encoding: `None` until
+    /// its first read returns, and for readers given an encoding. The [`Sniffed`] says which
+    /// step found it ([`Source::Bom`](crate::detect::Source::Bom), `Prescan`,
+    /// `XmlDeclaration`, `Detector`, or `Default` for ASCII) and how sure it is (certain for a
+    /// BOM).
+    ///
+    /// ```
+    /// use std::io::BufRead;
+    /// use textcodec::detect::{Confidence, Source};
+    ///
+    /// let mut reader = textcodec::io::DecodeReader::detect(&b"\xEF\xBB\xBFcaf\xC3\xA9"[..]);
+    /// assert_eq!(reader.sniffed(), None);
+    /// assert_eq!(reader.fill_str()?, "café");
+    /// let sniffed = reader.sniffed().unwrap();
+    /// assert_eq!((sniffed.encoding, sniffed.source), (textcodec::UTF_8, Source::Bom));
+    /// assert_eq!(sniffed.confidence, Confidence::Certain);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn sniffed(&self) -> Option<Sniffed> {
+        self.core.sniffed()
+    }
+
     /// The encoding in use: the one given, or the one its BOM says once the BOM has been
-    /// sniffed, which is done by the first read (or `fill_buf`) that returns.
+    /// sniffed, which is done by the first read (or `fill_buf`) that returns. A reader made
+    /// with [`detect`](DecodeReader::detect) says UTF-8 until then, and the encoding found after.
     ///
     /// ```
     /// use std::io::BufRead;

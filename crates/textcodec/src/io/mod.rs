@@ -35,6 +35,7 @@
 extern crate std;
 
 mod decode;
+mod detect;
 mod encode;
 mod errors;
 #[cfg(feature = "futures")]
@@ -43,6 +44,7 @@ mod stream;
 mod tokio_impl;
 
 pub use decode::DecodeReader;
+pub use detect::{DetectOptions, DEFAULT_DETECT_LIMIT};
 pub use encode::EncodeWriter;
 pub use errors::{InvalidUtf8, MalformedInput, UnmappableChar};
 #[cfg(feature = "futures")]

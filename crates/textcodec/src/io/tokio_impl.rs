@@ -3,7 +3,9 @@
 extern crate std;
 
 use super::decode::{DecodeCore, Step};
+use super::detect::DetectOptions;
 use super::encode::EncodeCore;
+use crate::detect::Sniffed;
 use crate::{DecoderOptions, EncoderErrorMode, Encoding};
 use core::fmt;
 use core::pin::Pin;
@@ -98,6 +100,64 @@ impl<R: AsyncRead> AsyncDecodeReader<R> {
             inner: reader,
             core: DecodeCore::new(encoding, options, capacity),
         }
+    }
+
+    /// Decodes `reader` from the encoding it is found to be in: the async twin of
+    /// [`DecodeReader::detect`](super::DecodeReader::detect) (a BOM, then a `<meta charset>` or
+    /// XML declaration in the first 1024 bytes, then the statistical guess over at most the
+    /// first 64 KiB, UTF-8 allowed; see [`DetectOptions`]).
+    ///
+    /// ```
+    /// use tokio::io::AsyncReadExt;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let bytes = "Grüße aus Köln".as_bytes(); // UTF-8, without a BOM
+    /// let mut reader = textcodec::io::AsyncDecodeReader::detect(bytes);
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text).await?;
+    /// assert_eq!(text, "Grüße aus Köln");
+    /// assert_eq!(reader.encoding(), textcodec::UTF_8);
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn detect(reader: R) -> Self {
+        Self::detect_with(reader, DetectOptions::default(), DecoderOptions::default())
+    }
+
+    /// Like [`detect`](AsyncDecodeReader::detect), with the given detection and decoder options.
+    ///
+    /// ```
+    /// use tokio::io::AsyncReadExt;
+    /// use textcodec::io::{AsyncDecodeReader, DetectOptions};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let options = DetectOptions::new().declarations(false);
+    /// let mut reader = AsyncDecodeReader::detect_with(&b"caf\xc3\xa9"[..], options, Default::default());
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text).await?;
+    /// assert_eq!(text, "café");
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn detect_with(reader: R, detect: DetectOptions, options: DecoderOptions) -> Self {
+        AsyncDecodeReader {
+            inner: reader,
+            core: DecodeCore::detecting(detect, options, super::DEFAULT_CAPACITY),
+        }
+    }
+
+    /// How a reader made with [`detect`](AsyncDecodeReader::detect) found its encoding: `None`
+    /// until its first read returns, and for readers given an encoding.
+    ///
+    /// ```
+    /// use tokio::io::AsyncBufReadExt;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut reader = textcodec::io::AsyncDecodeReader::detect(&b"<meta charset=koi8-r>"[..]);
+    /// reader.fill_buf().await?;
+    /// assert_eq!(reader.sniffed().unwrap().encoding, textcodec::KOI8_R);
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn sniffed(&self) -> Option<Sniffed> {
+        self.core.sniffed()
     }
 
     /// The encoding in use; after the first read returns, the one the BOM says if there was one.

@@ -1,0 +1,456 @@
+//! The detector's evaluation (DETECTION.md): textcodec's `detect::Detector` and chardetng
+//! on exactly the same inputs, in the same run.
+//!
+//! Held-out text (the Universal Declaration of Human Rights from data/detect/eval/ and the
+//! Wikipedia article "Mars" from data/corpus/wikipedia/; the model is trained on word
+//! frequencies only) in every language each legacy encoding serves, encoded into each of
+//! its legacy encodings (characters it cannot represent become numeric character
+//! references, as in Web forms), cut to four lengths: a title (10 to 30 characters), 100
+//! and 1000 characters, and the whole text. A guess is right when the bytes decode to the
+//! same text as with the true encoding (so confusable encodings that decode the input
+//! identically are right). Each input is guessed without a top-level domain and with the
+//! language's. Legacy inputs are guessed with UTF-8 not allowed (as browsers do); the
+//! UTF-8 rows with UTF-8 allowed.
+//!
+//!     scripts/detect-eval.sh            # = cargo run --release -p textcodec --example detect_eval
+//!
+//! Prints the report's tables (Markdown) on stdout; `--rows` prints only failing rows.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use textcodec::detect::Detector;
+use textcodec::Encoding;
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+/// (language, its top-level domain, the encodings it is written in).
+const ROWS: &[(&str, &str, &[&str])] = &[
+    ("en", "uk", &["windows-1252"]),
+    ("de", "de", &["windows-1252", "ISO-8859-15", "macintosh"]),
+    ("fr", "fr", &["windows-1252", "ISO-8859-15", "macintosh"]),
+    ("es", "es", &["windows-1252", "macintosh"]),
+    ("pt", "pt", &["windows-1252", "macintosh"]),
+    ("it", "it", &["windows-1252", "macintosh"]),
+    ("nl", "nl", &["windows-1252"]),
+    ("ca", "cat", &["windows-1252"]),
+    ("sv", "se", &["windows-1252", "ISO-8859-10"]),
+    ("da", "dk", &["windows-1252", "ISO-8859-10"]),
+    ("nb", "no", &["windows-1252", "ISO-8859-10"]),
+    ("fi", "fi", &["windows-1252", "ISO-8859-15"]),
+    ("is", "is", &["windows-1252", "ISO-8859-10"]),
+    ("fo", "fo", &["windows-1252", "ISO-8859-10"]),
+    ("ga", "ie", &["windows-1252", "ISO-8859-14"]),
+    ("cy", "uk", &["ISO-8859-14"]),
+    ("gd", "uk", &["ISO-8859-14"]),
+    (
+        "et",
+        "ee",
+        &["windows-1257", "ISO-8859-15", "ISO-8859-4", "ISO-8859-13"],
+    ),
+    ("mt", "mt", &["ISO-8859-3"]),
+    ("eo", "com", &["ISO-8859-3"]),
+    (
+        "pl",
+        "pl",
+        &["windows-1250", "ISO-8859-2", "ISO-8859-13", "ISO-8859-16"],
+    ),
+    ("cs", "cz", &["windows-1250", "ISO-8859-2"]),
+    ("sk", "sk", &["windows-1250", "ISO-8859-2"]),
+    ("sl", "si", &["windows-1250", "ISO-8859-2", "ISO-8859-16"]),
+    ("hu", "hu", &["windows-1250", "ISO-8859-2", "ISO-8859-16"]),
+    ("hr", "hr", &["windows-1250", "ISO-8859-2", "ISO-8859-16"]),
+    ("bs", "ba", &["windows-1250", "ISO-8859-2"]),
+    ("sr-Latn", "rs", &["windows-1250", "ISO-8859-2"]),
+    ("ro", "ro", &["windows-1250", "ISO-8859-2", "ISO-8859-16"]),
+    ("lt", "lt", &["windows-1257", "ISO-8859-13", "ISO-8859-4"]),
+    ("lv", "lv", &["windows-1257", "ISO-8859-13", "ISO-8859-4"]),
+    ("tr", "tr", &["windows-1254", "ISO-8859-3"]),
+    ("az", "az", &["windows-1254"]),
+    (
+        "ru",
+        "ru",
+        &[
+            "windows-1251",
+            "KOI8-R",
+            "KOI8-U",
+            "ISO-8859-5",
+            "IBM866",
+            "x-mac-cyrillic",
+        ],
+    ),
+    (
+        "uk",
+        "ua",
+        &[
+            "windows-1251",
+            "KOI8-U",
+            "ISO-8859-5",
+            "IBM866",
+            "x-mac-cyrillic",
+        ],
+    ),
+    (
+        "bg",
+        "bg",
+        &[
+            "windows-1251",
+            "KOI8-R",
+            "ISO-8859-5",
+            "IBM866",
+            "x-mac-cyrillic",
+        ],
+    ),
+    (
+        "mk",
+        "mk",
+        &["windows-1251", "ISO-8859-5", "x-mac-cyrillic"],
+    ),
+    ("sr", "rs", &["windows-1251", "ISO-8859-5"]),
+    ("be", "by", &["windows-1251", "IBM866"]),
+    ("el", "gr", &["windows-1253", "ISO-8859-7"]),
+    ("he", "il", &["windows-1255", "ISO-8859-8"]),
+    ("ar", "eg", &["windows-1256", "ISO-8859-6"]),
+    ("fa", "ir", &["windows-1256"]),
+    ("ur", "pk", &["windows-1256"]),
+    ("th", "th", &["windows-874"]),
+    ("vi", "vn", &["windows-1258"]),
+    ("ja", "jp", &["Shift_JIS", "EUC-JP", "ISO-2022-JP"]),
+    ("ko", "kr", &["EUC-KR"]),
+    ("zh-Hans", "cn", &["GBK", "gb18030"]),
+    ("zh-Hant", "tw", &["Big5"]),
+    // UTF-8, guessed with UTF-8 allowed.
+    ("de", "de", &["UTF-8"]),
+    ("ru", "ru", &["UTF-8"]),
+    ("el", "gr", &["UTF-8"]),
+    ("ja", "jp", &["UTF-8"]),
+    ("zh-Hans", "cn", &["UTF-8"]),
+    ("th", "th", &["UTF-8"]),
+];
+
+/// The Wikipedia article's file for a language, where the corpus has one.
+fn wikipedia(lang: &str, encoding: &str) -> Option<String> {
+    let name = match lang {
+        "zh-Hans" => "zh_cn",
+        "zh-Hant" => "zh_tw",
+        "vi" if encoding == "windows-1258" => {
+            return read(&format!("{ROOT}/data/detect/eval/wikipedia-vi-1258.txt"))
+        }
+        "ar" | "cs" | "de" | "en" | "fr" | "el" | "he" | "ja" | "ko" | "pt" | "ru" | "th"
+        | "tr" | "vi" => lang,
+        _ => return None,
+    };
+    read(&format!("{ROOT}/data/corpus/wikipedia/{name}.txt"))
+}
+
+fn read(path: &str) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+fn udhr(lang: &str, encoding: &str) -> String {
+    let name = if lang == "vi" && encoding == "windows-1258" {
+        "vi-1258"
+    } else {
+        lang
+    };
+    let path = format!("{ROOT}/data/detect/eval/{name}.txt");
+    read(&path).unwrap_or_else(|| panic!("{path}: missing (scripts/export_detect_eval.py)"))
+}
+
+/// Legacy Romanian text used the cedilla letters of ISO-8859-2 and windows-1250.
+fn for_encoding(text: &str, lang: &str, encoding: &str) -> String {
+    if lang == "ro" && encoding != "ISO-8859-16" && encoding != "UTF-8" {
+        text.replace('ș', "ş")
+            .replace('ț', "ţ")
+            .replace('Ș', "Ş")
+            .replace('Ț', "Ţ")
+    } else {
+        text.to_string()
+    }
+}
+
+const LENGTHS: [(&str, usize, usize); 4] = [
+    ("title", 30, 60),
+    ("100", 100, 40),
+    ("1000", 1000, 20),
+    ("whole", usize::MAX, 1),
+];
+
+/// `count` pieces of `text` of at most `len` characters, starting at word starts spread
+/// evenly, ending at a word end (titles: at least 10 characters).
+fn pieces(text: &str, len: usize, count: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if len >= chars.len() {
+        return vec![text.to_string()];
+    }
+    let spaced = chars.iter().filter(|c| c.is_whitespace()).count() * 20 > chars.len();
+    let mut out = Vec::new();
+    for i in 0..count {
+        let mut start = (chars.len() - len) * i / count;
+        if spaced {
+            while start > 0 && start < chars.len() && !chars[start - 1].is_whitespace() {
+                start += 1;
+            }
+        }
+        while start < chars.len() && chars[start].is_whitespace() {
+            start += 1;
+        }
+        let mut end = (start + len).min(chars.len());
+        if spaced && end < chars.len() {
+            let min = start + if len <= 30 { 10 } else { len / 2 };
+            let mut e = end;
+            while e > min && !chars[e].is_whitespace() {
+                e -= 1;
+            }
+            if e > min {
+                end = e;
+            }
+        }
+        let piece: String = chars[start..end].iter().collect();
+        let piece = piece.trim().to_string();
+        if piece.chars().count() >= 5 {
+            out.push(piece);
+        }
+    }
+    out
+}
+
+fn chardetng_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
+    let mut d = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    d.feed(bytes, true);
+    let utf8 = if allow_utf8 {
+        chardetng::Utf8Detection::Allow
+    } else {
+        chardetng::Utf8Detection::Deny
+    };
+    let e = d.guess(tld, utf8);
+    Encoding::for_label(e.name().as_bytes()).expect("a spec encoding")
+}
+
+fn ours_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
+    let mut d = Detector::new();
+    d.feed(bytes, true);
+    d.guess(tld, allow_utf8)
+}
+
+fn right(bytes: &[u8], guess: &'static Encoding, truth: &'static Encoding) -> bool {
+    guess == truth || textcodec::decode(bytes, guess).0 == textcodec::decode(bytes, truth).0
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    n: u32,
+    ours: u32,
+    theirs: u32,
+}
+
+impl Tally {
+    fn add(&mut self, ours: bool, theirs: bool) {
+        self.n += 1;
+        self.ours += u32::from(ours);
+        self.theirs += u32::from(theirs);
+    }
+    fn pct(x: u32, n: u32) -> f64 {
+        if n == 0 {
+            100.0
+        } else {
+            100.0 * f64::from(x) / f64::from(n)
+        }
+    }
+    fn cell(&self) -> String {
+        if self.n == 0 {
+            return "-".into();
+        }
+        let (o, t) = (Self::pct(self.ours, self.n), Self::pct(self.theirs, self.n));
+        let mark = if o < t { " **<**" } else { "" };
+        format!("{o:.0} / {t:.0}{mark}")
+    }
+}
+
+fn main() {
+    let failing_only = std::env::args().any(|a| a == "--rows");
+    let show_misses = std::env::args().any(|a| a == "--misses");
+    // (lang, encoding) -> per length, [no tld, tld]
+    let mut table: BTreeMap<(usize, &str, &str), [[Tally; 2]; 4]> = BTreeMap::new();
+    let mut whole_inputs: Vec<(Vec<u8>, bool)> = Vec::new();
+    let mut totals = [Tally::default(); 2];
+    for (row, &(lang, tld, encodings)) in ROWS.iter().enumerate() {
+        for &enc_name in encodings {
+            let truth = Encoding::for_label(enc_name.as_bytes()).expect("an encoding");
+            let allow_utf8 = truth == textcodec::UTF_8;
+            let mut texts = vec![udhr(lang, enc_name)];
+            if let Some(w) = wikipedia(lang, enc_name) {
+                texts.push(w);
+            }
+            let cells = table.entry((row, lang, enc_name)).or_default();
+            for (li, &(_, len, count)) in LENGTHS.iter().enumerate() {
+                for text in &texts {
+                    for piece in pieces(text, len, count) {
+                        let piece = for_encoding(&piece, lang, enc_name);
+                        let bytes = textcodec::encode(&piece, truth).0.into_owned();
+                        if li == 3 {
+                            whole_inputs.push((bytes.clone(), allow_utf8));
+                        }
+                        for (ti, t) in [None, Some(tld.as_bytes())].into_iter().enumerate() {
+                            let o = right(&bytes, ours_guess(&bytes, t, allow_utf8), truth);
+                            let c = right(&bytes, chardetng_guess(&bytes, t, allow_utf8), truth);
+                            cells[li][ti].add(o, c);
+                            totals[ti].add(o, c);
+                            if show_misses && !o && ti == 0 {
+                                eprintln!(
+                                    "{lang} {enc_name} {}: ours {} chardetng {}: {piece:?}",
+                                    LENGTHS[li].0,
+                                    ours_guess(&bytes, t, allow_utf8).name(),
+                                    chardetng_guess(&bytes, t, allow_utf8).name()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Throughput: every whole text, each detector fed it in one call and asked for a guess.
+    let bytes: usize = whole_inputs.iter().map(|(b, _)| b.len()).sum();
+    let mut best = [f64::MAX; 2];
+    for _ in 0..3 {
+        let t = Instant::now();
+        for (b, allow) in &whole_inputs {
+            std::hint::black_box(ours_guess(b, None, *allow));
+        }
+        best[0] = best[0].min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for (b, allow) in &whole_inputs {
+            std::hint::black_box(chardetng_guess(b, None, *allow));
+        }
+        best[1] = best[1].min(t.elapsed().as_secs_f64());
+    }
+    let mbs = |s: f64| bytes as f64 / s / 1e6;
+
+    println!("Overall accuracy (all inputs, every length): textcodec / chardetng");
+    println!();
+    for (ti, name) in ["without TLD", "with the language's TLD"]
+        .iter()
+        .enumerate()
+    {
+        let t = totals[ti];
+        println!(
+            "- {name}: {:.2} % / {:.2} % of {} inputs",
+            Tally::pct(t.ours, t.n),
+            Tally::pct(t.theirs, t.n),
+            t.n
+        );
+    }
+    for ti in 0..2 {
+        let worst = |f: &dyn Fn(&Tally) -> u32| {
+            table
+                .iter()
+                .flat_map(|(k, v)| v.iter().map(move |c| (k, c[ti])))
+                .filter(|(_, c)| c.n > 0)
+                .map(|(k, c)| (Tally::pct(f(&c), c.n), *k))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .unwrap()
+        };
+        let (o, ok) = worst(&|c| c.ours);
+        let (c, ck) = worst(&|c| c.theirs);
+        println!(
+            "- worst cell {}: textcodec {o:.0} % ({} {}), chardetng {c:.0} % ({} {})",
+            ["without TLD", "with TLD"][ti],
+            ok.1,
+            ok.2,
+            ck.1,
+            ck.2
+        );
+    }
+    for ti in 0..2 {
+        let rows: Vec<(f64, f64, &str, &str)> = table
+            .iter()
+            .map(|((_, lang, enc), cells)| {
+                let mut t = Tally::default();
+                for c in cells {
+                    t.n += c[ti].n;
+                    t.ours += c[ti].ours;
+                    t.theirs += c[ti].theirs;
+                }
+                (
+                    Tally::pct(t.ours, t.n),
+                    Tally::pct(t.theirs, t.n),
+                    *lang,
+                    *enc,
+                )
+            })
+            .collect();
+        let o = rows.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        let c = rows.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        println!(
+            "- worst row (all lengths) {}: textcodec {:.1} % ({} {}), chardetng {:.1} % ({} {})",
+            ["without TLD", "with TLD"][ti],
+            o.0,
+            o.2,
+            o.3,
+            c.1,
+            c.2,
+            c.3
+        );
+    }
+    for ti in 0..2 {
+        let by_length: Vec<String> = LENGTHS
+            .iter()
+            .enumerate()
+            .map(|(li, (name, ..))| {
+                let mut t = Tally::default();
+                for cells in table.values() {
+                    t.n += cells[li][ti].n;
+                    t.ours += cells[li][ti].ours;
+                    t.theirs += cells[li][ti].theirs;
+                }
+                format!(
+                    "{name} {:.1} / {:.1}",
+                    Tally::pct(t.ours, t.n),
+                    Tally::pct(t.theirs, t.n)
+                )
+            })
+            .collect();
+        println!(
+            "- by length {}: {}",
+            ["without TLD", "with TLD"][ti],
+            by_length.join(", ")
+        );
+    }
+    let below: usize = table
+        .values()
+        .flat_map(|v| v.iter().flat_map(|c| c.iter()))
+        .filter(|c| c.ours < c.theirs)
+        .count();
+    println!("- cells where textcodec is below chardetng: {below}");
+    println!(
+        "- throughput over the {} whole texts ({:.1} MB): textcodec {:.1} MB/s, chardetng {:.1} MB/s ({:.2}x)",
+        whole_inputs.len(),
+        bytes as f64 / 1e6,
+        mbs(best[0]),
+        mbs(best[1]),
+        best[1] / best[0]
+    );
+    println!();
+    for (ti, name) in [
+        "Without a top-level domain",
+        "With the language's top-level domain",
+    ]
+    .iter()
+    .enumerate()
+    {
+        println!("### {name}\n");
+        println!("Percent right, textcodec / chardetng (**<** where textcodec is lower).\n");
+        println!("| language | encoding | title | 100 | 1000 | whole |");
+        println!("|---|---|---|---|---|---|");
+        for ((_, lang, enc), cells) in &table {
+            if failing_only && !cells.iter().any(|c| c[ti].ours < c[ti].theirs) {
+                continue;
+            }
+            let c: Vec<String> = cells.iter().map(|c| c[ti].cell()).collect();
+            println!("| {lang} | {enc} | {} |", c.join(" | "));
+        }
+        println!();
+    }
+}
