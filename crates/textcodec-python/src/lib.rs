@@ -3,7 +3,8 @@
 //! package, which adds `register()` for Python's codec machinery).
 //!
 //! The contract is the project's PYTHON.md: `lookup`, `decode`, `decode_with_encoding`,
-//! `encode`, `TextDecoder`, `TextEncoder`, `decode_many`, `encode_many`.
+//! `encode`, `TextDecoder`, `TextEncoder`, `decode_many`, `encode_many`, `detect`,
+//! `sniff_html`.
 
 use pyo3::exceptions::{PyLookupError, PyTypeError};
 use pyo3::prelude::*;
@@ -13,6 +14,7 @@ use textcodec::Encoding;
 mod arrow;
 mod batch;
 mod decode;
+mod detect;
 mod encode;
 mod fast;
 mod ffi;
@@ -205,6 +207,9 @@ fn _textcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch::encode_many, m)?)?;
+    m.add_class::<detect::Detection>()?;
+    m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
+    m.add_function(wrap_pyfunction!(detect::sniff_html, m)?)?;
     m.add_function(wrap_pyfunction!(_fast_strings, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     Ok(())

@@ -15,29 +15,35 @@ b'na\\xefve &#9731;'
 """
 
 from ._textcodec import (
+    Detection,
     Encoding,
     TextDecoder,
     TextEncoder,
     decode,
     decode_many,
     decode_with_encoding,
+    detect,
     encode,
     encode_many,
     encodings,
     lookup,
+    sniff_html,
 )
 from ._codecs import register
 
 __all__ = [
+    "Detection",
     "Encoding",
     "TextDecoder",
     "TextEncoder",
     "decode",
     "decode_many",
     "decode_with_encoding",
+    "detect",
     "encode",
     "encode_many",
     "encodings",
     "lookup",
     "register",
+    "sniff_html",
 ]
