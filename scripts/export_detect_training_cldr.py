@@ -11,8 +11,9 @@ to know that Estonian has õ and š, Welsh ŵ and ŷ, Maltese ħ and ż.
     python3 scripts/export_detect_training_cldr.py cldr-*-full-48.2.0.tgz
 
 Source: the npm packages cldr-localenames-full, cldr-units-full and cldr-dates-full 48.2.0
-(Unicode CLDR, Unicode License v3). Each word (a run of letters in a string, lower-cased)
-counts as often as it occurs; bigrams as in export_detect_training.py.
+(Unicode CLDR, Unicode License v3). Each distinct word (a run of letters in a string,
+lower-cased) counts once (the strings repeat names across files, which would weigh a few
+words heavily); bigrams as in export_detect_training.py.
 """
 
 import collections
@@ -57,10 +58,10 @@ def main():
                             words[parts[2]][w] += 1
     for lang, counter in words.items():
         counts = collections.Counter()
-        for word, n in counter.items():
+        for word in counter:
             s = " " + word + " "
             for a, b in zip(s, s[1:]):
-                counts[a + b] += n
+                counts[a + b] += 1
         total = sum(counts.values())
         rows = [(k, round(v / total * 1e9)) for k, v in counts.items()]
         rows = [(k, v) for k, v in rows if v >= 1]

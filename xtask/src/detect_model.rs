@@ -563,8 +563,8 @@ fn build_language(
     }
     // Word lists have a single space between words: ASCII punctuation, digits and markup
     // after a space or punctuation are set by hand, as a share of what follows class 0.
-    for b in 1..n {
-        p[b] *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
+    for x in &mut p[1..n] {
+        *x *= 1.0 - BOUNDARY_AFTER_BOUNDARY;
     }
     p[0] = BOUNDARY_AFTER_BOUNDARY;
     // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
@@ -733,6 +733,28 @@ fn emit_bytes(out: &mut String, doc: &str, name: &str, values: &[u8]) {
         out.push('\n');
     }
     out.push_str("];\n\n");
+}
+
+/// The CJK character costs in 4 bits: level `l` below 15 is cost `CJK_LEVEL_BASE +
+/// CJK_LEVEL_STEP * l` (2 to 16 nats by whole nats), 15 is impossible.
+const CJK_LEVEL_BASE: u8 = 20;
+const CJK_LEVEL_STEP: u8 = 10;
+
+/// Packs costs two to a byte (the even pointer in the low nibble), as levels.
+fn pack_levels(costs: &[u8]) -> Vec<u8> {
+    let level = |c: u8| -> u8 {
+        if c == IMPOSSIBLE {
+            15
+        } else {
+            let l =
+                (f64::from(c.saturating_sub(CJK_LEVEL_BASE)) / f64::from(CJK_LEVEL_STEP)).round();
+            (l as u8).min(14)
+        }
+    };
+    costs
+        .chunks(2)
+        .map(|pair| level(pair[0]) | pair.get(1).map_or(15, |&c| level(c)) << 4)
+        .collect()
 }
 
 /// Costs of the characters of a two-byte encoding by pointer, for `pointers` pointers.
@@ -951,36 +973,46 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let gb = read_index(&whatwg, "gb18030")?;
     emit_bytes(
         &mut out,
-        "/// GBK: the cost of each two-byte pointer's character, simplified Chinese.",
+        "/// GBK: the cost level of each two-byte pointer's character, simplified Chinese (two\n/// pointers a byte, see `CJK_LEVEL_COSTS`).",
         "GBK_COSTS",
-        &pointer_costs(&gb, 23940, &cjk["zh_hans"], |_| None),
+        &pack_levels(&pointer_costs(&gb, 23940, &cjk["zh_hans"], |_| None)),
     );
     let big5 = read_index(&whatwg, "big5")?;
     // Pointers 1133, 1135, 1164 and 1166 decode to two code points each (Ê̄ and the like).
     emit_bytes(
         &mut out,
-        "/// Big5: the cost of each pointer's character, traditional Chinese.",
+        "/// Big5: the cost level of each pointer's character, traditional Chinese.",
         "BIG5_COSTS",
-        &pointer_costs(&big5, 19782, &cjk["zh_hant"], |p| {
+        &pack_levels(&pointer_costs(&big5, 19782, &cjk["zh_hant"], |p| {
             matches!(p, 1133 | 1135 | 1164 | 1166).then_some(cost(1e-7))
-        }),
+        })),
     );
     let kr = read_index(&whatwg, "euc-kr")?;
     emit_bytes(
         &mut out,
-        "/// EUC-KR: the cost of each pointer's character, Korean.",
+        "/// EUC-KR: the cost level of each pointer's character, Korean.",
         "EUC_KR_COSTS",
-        &pointer_costs(&kr, 23940, &cjk["ko"], |_| None),
+        &pack_levels(&pointer_costs(&kr, 23940, &cjk["ko"], |_| None)),
     );
     let jis = read_index(&whatwg, "jis0208")?;
     // Shift_JIS pointers 8836 to 10715 are the private use area.
     emit_bytes(
         &mut out,
-        "/// index jis0208: the cost of each pointer's character, Japanese (Shift_JIS's private\n/// use pointers 8836 to 10715 included).",
+        "/// index jis0208: the cost level of each pointer's character, Japanese (Shift_JIS's private\n/// use pointers 8836 to 10715 included).",
         "JIS0208_COSTS",
-        &pointer_costs(&jis, 11280, &cjk["ja"], |p| {
+        &pack_levels(&pointer_costs(&jis, 11280, &cjk["ja"], |p| {
             (8836..=10715).contains(&p).then_some(cost(1e-8))
-        }),
+        })),
+    );
+    let mut levels: Vec<u8> = (0..15)
+        .map(|l| CJK_LEVEL_BASE + CJK_LEVEL_STEP * l)
+        .collect();
+    levels.push(IMPOSSIBLE);
+    emit_bytes(
+        &mut out,
+        "/// The cost of each level of the CJK cost tables (255: the pointer has no character).",
+        "CJK_LEVEL_COSTS",
+        &levels,
     );
     // JIS X 0212 in EUC-JP: which pointers have a character (bit `p % 8` of byte `p / 8`).
     let jis0212 = read_index(&whatwg, "jis0212")?;

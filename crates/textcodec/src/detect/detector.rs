@@ -119,7 +119,7 @@ impl Cjk {
                     s.state = 0;
                     let offset = if b < 0x7F { 0x40 } else { 0x41 };
                     let pointer = (s.lead as usize - 0x81) * 190 + (b as usize - offset);
-                    cost(model::GBK_COSTS[pointer])
+                    level_cost(&model::GBK_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -164,7 +164,7 @@ impl Cjk {
                     s.state = 0;
                     let offset = if b < 0x7F { 0x40 } else { 0x62 };
                     let pointer = (s.lead as usize - 0x81) * 157 + (b as usize - offset);
-                    cost(model::BIG5_COSTS[pointer])
+                    level_cost(&model::BIG5_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -181,7 +181,7 @@ impl Cjk {
                 0x41..=0xFE => {
                     s.state = 0;
                     let pointer = (s.lead as usize - 0x81) * 190 + (b as usize - 0x41);
-                    cost(model::EUC_KR_COSTS[pointer])
+                    level_cost(&model::EUC_KR_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -233,7 +233,7 @@ impl Cjk {
                 0xA1..=0xFE => {
                     s.state = 0;
                     let pointer = (s.lead as usize - 0xA1) * 94 + (b as usize - 0xA1);
-                    cost(model::JIS0208_COSTS[pointer])
+                    level_cost(&model::JIS0208_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -253,7 +253,7 @@ impl Cjk {
                     let lead_offset = if s.lead < 0xA0 { 0x81 } else { 0xC1 };
                     let offset = if b < 0x7F { 0x40 } else { 0x41 };
                     let pointer = (s.lead as usize - lead_offset) * 188 + (b as usize - offset);
-                    cost(model::JIS0208_COSTS[pointer])
+                    level_cost(&model::JIS0208_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -262,9 +262,12 @@ impl Cjk {
     }
 }
 
-/// A character's cost from the model (255: the pointer has no character).
+/// A character's cost from a CJK table of 4-bit levels, two pointers a byte (DEAD where the
+/// pointer has no character).
 #[inline]
-fn cost(c: u8) -> u32 {
+fn level_cost(table: &[u8], pointer: usize) -> u32 {
+    let level = (table[pointer / 2] >> ((pointer & 1) * 4)) & 15;
+    let c = model::CJK_LEVEL_COSTS[level as usize];
     if c == 255 {
         DEAD
     } else {
@@ -368,7 +371,7 @@ impl Iso2022Jp {
                     self.state = 2;
                     self.chars += 1;
                     let pointer = (self.lead as usize - 0x21) * 94 + (b as usize - 0x21);
-                    cost(model::JIS0208_COSTS[pointer])
+                    level_cost(&model::JIS0208_COSTS, pointer)
                 }
                 _ => DEAD,
             },
@@ -651,7 +654,7 @@ impl Detector {
             self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
             self.gap = 0;
             self.non_ascii += 1;
-            if self.non_ascii % PRUNE_EVERY == 0 {
+            if self.non_ascii.is_multiple_of(PRUNE_EVERY) {
                 self.prune();
             }
         }
@@ -733,10 +736,10 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        for i in 0..CJK.len() {
-            let s = &self.cjk[i];
-            if s.cost != DEAD && self.cjk_total(CJK[i], s) > limit {
-                self.cjk[i].cost = DEAD;
+        let totals = core::array::from_fn::<u32, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
+        for (s, total) in self.cjk.iter_mut().zip(totals) {
+            if s.cost != DEAD && total > limit {
+                s.cost = DEAD;
             }
         }
     }
@@ -909,36 +912,5 @@ impl Detector {
     /// checks it). Not part of the API.
     pub fn work(&self) -> u64 {
         self.work
-    }
-
-    /// Probe (temporary).
-    pub fn probe_best(&self) -> Vec<(&'static Encoding, u32)> {
-        let mut v = self.best_costs(None);
-        v.sort_by_key(|x| x.1);
-        v
-    }
-
-    /// Probe (temporary).
-    pub fn probe_costs(&self) -> Vec<(&'static str, &'static str, u32)> {
-        let mut v = Vec::new();
-        for &k in &self.live[..self.live_len] {
-            let c = &SINGLE_BYTE[k as usize];
-            v.push((
-                Encoding::all()[c.encoding as usize].name(),
-                model::LANGUAGES[c.language as usize],
-                self.single[k as usize] + u32::from(c.prior),
-            ));
-        }
-        for (kind, s) in CJK.iter().zip(&self.cjk) {
-            if s.cost != DEAD {
-                v.push((
-                    kind.encoding().name(),
-                    model::LANGUAGES[kind.language() as usize],
-                    s.cost + kind.prior(),
-                ));
-            }
-        }
-        v.sort_by_key(|x| x.2);
-        v
     }
 }
