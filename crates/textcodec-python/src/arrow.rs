@@ -144,20 +144,20 @@ fn decode_part<O: OffsetSizeTrait>(
     range: Range<usize>,
     fatal: bool,
 ) -> Part {
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut used = 0;
+    // Room for about twice the input up front (UTF-8 of CJK text is 1.5 times its legacy
+    // bytes), so that the buffer seldom moves; each row gets the worst case for it, zeroed,
+    // and keeps what it wrote.
+    let input: usize = range
+        .clone()
+        .map(|i| rows.get(i).map_or(0, <[u8]>::len))
+        .sum();
+    let mut bytes: Vec<u8> = Vec::with_capacity(2 * input + 64);
     let mut ends = Vec::with_capacity(range.len());
     for i in range {
         if let Some(row) = rows.get(i) {
             let enc = encs.get(i);
             if batch::ascii_passthrough(enc, row) {
-                // `bytes` is kept at its length (zeroed once as it grows); `used` of it hold
-                // output.
-                if bytes.len() < used + row.len() {
-                    bytes.resize((used + row.len()).max(2 * bytes.len()), 0);
-                }
-                bytes[used..used + row.len()].copy_from_slice(row);
-                used += row.len();
+                bytes.extend_from_slice(row);
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {
                     error_mode: if fatal {
@@ -174,11 +174,10 @@ fn decode_part<O: OffsetSizeTrait>(
                         failed: Some(i),
                     };
                 };
-                if bytes.len() < used + max {
-                    bytes.resize((used + max).max(2 * bytes.len()), 0);
-                }
-                match dec.decode_to_utf8(row, &mut bytes[used..used + max], true) {
-                    Ok(p) => used += p.written,
+                let used = bytes.len();
+                bytes.resize(used + max, 0);
+                match dec.decode_to_utf8(row, &mut bytes[used..], true) {
+                    Ok(p) => bytes.truncate(used + p.written),
                     Err(_) => {
                         bytes.truncate(used);
                         return Part {
@@ -190,9 +189,8 @@ fn decode_part<O: OffsetSizeTrait>(
                 }
             }
         }
-        ends.push(used);
+        ends.push(bytes.len());
     }
-    bytes.truncate(used);
     Part {
         bytes,
         ends,
