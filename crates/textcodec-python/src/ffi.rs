@@ -1,0 +1,474 @@
+//! The FFI edge: the only module of the crate with `unsafe` code.
+//!
+//! - Python strings are built in place: `PyUnicode_New` allocates a string of the right
+//!   kind (1, 2 or 4 bytes per character) and the text is written into its buffer, instead of
+//!   going through UTF-8 and `PyUnicode_FromStringAndSize`, which would decode it once more.
+//!   `PyUnicode_New` is exported by every CPython 3.3+ but is not in the limited API, and the
+//!   offset of a compact string's characters changed in 3.12; the module finds both offsets
+//!   from `sys.getsizeof` and checks them against strings made by CPython itself before it
+//!   writes anything (see [`Layout`]). Where the check fails (or on Windows, whose `python3.dll`
+//!   exports only the stable ABI) strings are made by the limited API's decoders instead.
+//! - Bytes-like inputs are read through the buffer protocol ([`Bytes`]), writable ones for
+//!   `TextEncoder.encode_into` ([`WritableBytes`]).
+//! - `str` objects are read as UTF-8 through `PyUnicode_AsUTF8AndSize` ([`utf8_of`]).
+
+use std::ffi::{c_char, c_int};
+use std::sync::OnceLock;
+
+use pyo3::exceptions::{PyBufferError, PyTypeError};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::text::{Class, Scan};
+
+/// `Py_buffer`, as laid out by CPython since 3.3 (in the limited API only from 3.11).
+#[repr(C)]
+pub(crate) struct PyBufferView {
+    buf: *mut std::ffi::c_void,
+    obj: *mut ffi::PyObject,
+    len: ffi::Py_ssize_t,
+    itemsize: ffi::Py_ssize_t,
+    readonly: c_int,
+    ndim: c_int,
+    format: *mut c_char,
+    shape: *mut ffi::Py_ssize_t,
+    strides: *mut ffi::Py_ssize_t,
+    suboffsets: *mut ffi::Py_ssize_t,
+    internal: *mut std::ffi::c_void,
+}
+
+impl PyBufferView {
+    fn new() -> Self {
+        PyBufferView {
+            buf: std::ptr::null_mut(),
+            obj: std::ptr::null_mut(),
+            len: 0,
+            itemsize: 0,
+            readonly: 0,
+            ndim: 0,
+            format: std::ptr::null_mut(),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            suboffsets: std::ptr::null_mut(),
+            internal: std::ptr::null_mut(),
+        }
+    }
+}
+
+const PYBUF_SIMPLE: c_int = 0;
+const PYBUF_WRITABLE: c_int = 0x0001;
+
+unsafe extern "C" {
+    fn PyObject_GetBuffer(obj: *mut ffi::PyObject, view: *mut PyBufferView, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut PyBufferView);
+    /// `PyObject *PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)`: a new compact string of
+    /// `size` characters whose kind is chosen by `maxchar`.
+    #[cfg(not(windows))]
+    fn PyUnicode_New(size: ffi::Py_ssize_t, maxchar: u32) -> *mut ffi::PyObject;
+    /// `const char *PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *)`: in the limited API
+    /// from 3.10, exported by every CPython 3.3+.
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut ffi::PyObject,
+        size: *mut ffi::Py_ssize_t,
+    ) -> *const c_char;
+}
+
+/// Where the characters of a compact string start, measured on the running interpreter.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// After the header of an ASCII string (`PyASCIIObject`).
+    ascii: usize,
+    /// After the header of any other compact string (`PyCompactUnicodeObject`).
+    compact: usize,
+}
+
+static LAYOUT: OnceLock<Option<Layout>> = OnceLock::new();
+
+const PROBE_LEN: usize = 64;
+
+/// Measures and checks the layout once (at module initialisation).
+pub(crate) fn init(py: Python<'_>) -> PyResult<()> {
+    let layout = probe_layout(py)?;
+    let _ = LAYOUT.set(layout);
+    Ok(())
+}
+
+/// Whether strings are built in place on this interpreter.
+pub(crate) fn fast_strings() -> bool {
+    matches!(LAYOUT.get(), Some(Some(_)))
+}
+
+fn probe_layout(py: Python<'_>) -> PyResult<Option<Layout>> {
+    if cfg!(windows) {
+        return Ok(None);
+    }
+    let getsizeof = py.import("sys")?.getattr("getsizeof")?;
+    // One probe string per kind, made by CPython's own constructors.
+    let ascii: String = (0..PROBE_LEN).map(|i| char::from(b'!' + i as u8)).collect();
+    let latin1: String = (0..PROBE_LEN).map(|i| char::from(0x80 + i as u8)).collect();
+    let ucs2: String = (0..PROBE_LEN)
+        .map(|i| char::from_u32(0x3041 + i as u32).unwrap())
+        .collect();
+    let ucs4: String = (0..PROBE_LEN)
+        .map(|i| char::from_u32(0x1F300 + i as u32).unwrap())
+        .collect();
+    let mut offsets = [0usize; 4];
+    for (k, (text, kind)) in [(&ascii, 1), (&latin1, 1), (&ucs2, 2), (&ucs4, 4)]
+        .into_iter()
+        .enumerate()
+    {
+        let s = PyString::new(py, text);
+        let size: usize = getsizeof.call1((&s,))?.extract()?;
+        // The object is its header, the characters and a terminating NUL character.
+        let Some(offset) = size.checked_sub((PROBE_LEN + 1) * kind) else {
+            return Ok(None);
+        };
+        if !(16..=256).contains(&offset) {
+            return Ok(None);
+        }
+        let want: Vec<u8> = match kind {
+            1 => text.chars().map(|c| c as u8).collect(),
+            2 => text
+                .chars()
+                .flat_map(|c| (c as u16).to_ne_bytes())
+                .collect(),
+            _ => text
+                .chars()
+                .flat_map(|c| (c as u32).to_ne_bytes())
+                .collect(),
+        };
+        // SAFETY: `s` is alive (we hold a reference) and `sys.getsizeof` reported its
+        // allocation to be `size` bytes, so the `PROBE_LEN * kind` bytes read at `offset`
+        // (`size - (PROBE_LEN + 1) * kind`) lie inside it; the bytes are only compared.
+        let got =
+            unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>().add(offset), want.len()) };
+        if got != want.as_slice() {
+            return Ok(None);
+        }
+        offsets[k] = offset;
+    }
+    if offsets[1] != offsets[2] || offsets[2] != offsets[3] {
+        return Ok(None);
+    }
+    Ok(Some(Layout {
+        ascii: offsets[0],
+        compact: offsets[1],
+    }))
+}
+
+/// A new string of `len` characters of class `class`, whose buffer `fill` writes: as bytes
+/// (ASCII, Latin-1), `u16` (BMP) or `u32` (any) units, exactly `len` of them.
+pub(crate) fn new_string<'py>(
+    py: Python<'py>,
+    len: usize,
+    class: Class,
+    fill: impl FnOnce(Units<'_>),
+) -> PyResult<Bound<'py, PyString>> {
+    if len == 0 {
+        return Ok(PyString::new(py, ""));
+    }
+    match LAYOUT.get() {
+        Some(Some(layout)) => new_string_in_place(py, len, class, *layout, fill),
+        _ => new_string_decoded(py, len, class, fill),
+    }
+}
+
+/// Where a string's characters are written.
+pub(crate) enum Units<'a> {
+    /// One byte per character (ASCII or Latin-1).
+    U8(&'a mut [u8]),
+    /// UCS-2 (no character above U+FFFF).
+    U16(&'a mut [u16]),
+    /// UCS-4.
+    U32(&'a mut [u32]),
+}
+
+#[cfg(not(windows))]
+fn new_string_in_place<'py>(
+    py: Python<'py>,
+    len: usize,
+    class: Class,
+    layout: Layout,
+    fill: impl FnOnce(Units<'_>),
+) -> PyResult<Bound<'py, PyString>> {
+    let size =
+        ffi::Py_ssize_t::try_from(len).map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+    // SAFETY: the GIL is held (`py`); `PyUnicode_New` returns a new reference or NULL with an
+    // exception set, which `from_owned_ptr_or_err` turns into `Err`.
+    let s: Bound<'py, PyAny> =
+        unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
+    let base = s.as_ptr().cast::<u8>();
+    // SAFETY: `PyUnicode_New(len, maxchar)` made a compact string (that is all it makes) of
+    // `len` characters of the kind `class` selects: its characters follow the header, at
+    // `layout.ascii` for ASCII strings and `layout.compact` for the others (measured and
+    // checked on this interpreter by `probe_layout`), `len` units of 1, 2 or 4 bytes, aligned
+    // for their type (the headers are multiples of 8 bytes). Nobody else holds a reference to
+    // the new string, so the mutable slice is the only access until `fill` returns, and
+    // `fill` writes every unit (the callers' contract), leaving a valid string.
+    unsafe {
+        match class {
+            Class::Ascii => fill(Units::U8(std::slice::from_raw_parts_mut(
+                base.add(layout.ascii),
+                len,
+            ))),
+            Class::Latin1 => fill(Units::U8(std::slice::from_raw_parts_mut(
+                base.add(layout.compact),
+                len,
+            ))),
+            Class::Bmp => fill(Units::U16(std::slice::from_raw_parts_mut(
+                base.add(layout.compact).cast::<u16>(),
+                len,
+            ))),
+            Class::Astral => fill(Units::U32(std::slice::from_raw_parts_mut(
+                base.add(layout.compact).cast::<u32>(),
+                len,
+            ))),
+        }
+    }
+    Ok(s.cast_into::<PyString>()?)
+}
+
+#[cfg(windows)]
+fn new_string_in_place<'py>(
+    py: Python<'py>,
+    len: usize,
+    class: Class,
+    _layout: Layout,
+    fill: impl FnOnce(Units<'_>),
+) -> PyResult<Bound<'py, PyString>> {
+    new_string_decoded(py, len, class, fill)
+}
+
+/// The limited API's way: the characters in a Rust buffer, then CPython's Latin-1 or UTF-32
+/// decoder (which copies them into a new string).
+fn new_string_decoded<'py>(
+    py: Python<'py>,
+    len: usize,
+    class: Class,
+    fill: impl FnOnce(Units<'_>),
+) -> PyResult<Bound<'py, PyString>> {
+    let obj = match class {
+        Class::Ascii | Class::Latin1 => {
+            let mut buf = vec![0u8; len];
+            fill(Units::U8(&mut buf));
+            // SAFETY: GIL held; `buf` is valid for `len` bytes; NULL errors means strict.
+            unsafe {
+                ffi::PyUnicode_DecodeLatin1(
+                    buf.as_ptr().cast(),
+                    len as ffi::Py_ssize_t,
+                    std::ptr::null(),
+                )
+            }
+        }
+        Class::Bmp | Class::Astral => {
+            let mut buf = vec![0u32; len];
+            match class {
+                Class::Bmp => {
+                    let mut units = vec![0u16; len];
+                    fill(Units::U16(&mut units));
+                    for (d, s) in buf.iter_mut().zip(&units) {
+                        *d = u32::from(*s);
+                    }
+                }
+                _ => fill(Units::U32(&mut buf)),
+            }
+            let mut order: c_int = if cfg!(target_endian = "little") {
+                -1
+            } else {
+                1
+            };
+            // SAFETY: GIL held; `buf` is valid for `4 * len` bytes; the byte order is native;
+            // "surrogatepass" keeps any lone surrogate a handler put in the text.
+            unsafe {
+                ffi::PyUnicode_DecodeUTF32(
+                    buf.as_ptr().cast(),
+                    (4 * len) as ffi::Py_ssize_t,
+                    c"surrogatepass".as_ptr(),
+                    &mut order,
+                )
+            }
+        }
+    };
+    // SAFETY: GIL held; a new reference or NULL with an exception set.
+    let s: Bound<'py, PyAny> = unsafe { Bound::from_owned_ptr_or_err(py, obj)? };
+    Ok(s.cast_into::<PyString>()?)
+}
+
+/// A string from UTF-16 units that hold no lone surrogate, of which `scan` is the summary.
+pub(crate) fn string_from_utf16<'py>(
+    py: Python<'py>,
+    units: &[u16],
+    scan: Scan,
+) -> PyResult<Bound<'py, PyString>> {
+    let class = scan.class();
+    new_string(py, scan.chars(units.len()), class, |out| {
+        crate::text::write_utf16(units, out)
+    })
+}
+
+/// The text of a `str` as UTF-8, or `None` if it holds lone surrogates (which UTF-8 cannot
+/// represent; the Python error is cleared).
+pub(crate) fn utf8_of<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
+    let mut size: ffi::Py_ssize_t = 0;
+    // SAFETY: GIL held (`s` is bound); `s` is a str. The returned buffer belongs to `s` (it
+    // is either the ASCII data or a UTF-8 copy cached in the object) and lives as long as
+    // `s`, which the lifetime `'a` ties it to; strings are immutable.
+    let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if ptr.is_null() {
+        // A lone surrogate: the UnicodeEncodeError is not for the caller.
+        let _ = PyErr::take(s.py());
+        return None;
+    }
+    // SAFETY: CPython returned `size` bytes of valid UTF-8 at `ptr`, alive as said above.
+    Some(unsafe {
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr.cast::<u8>(), size as usize))
+    })
+}
+
+/// A read-only view of a bytes-like object (the buffer protocol), released on drop.
+pub(crate) struct Bytes<'py> {
+    view: Option<Box<PyBufferView>>,
+    bytes: Option<Bound<'py, PyBytes>>,
+    _py: std::marker::PhantomData<Python<'py>>,
+}
+
+// SAFETY (Send for the threads of `decode_many`): a `Py_buffer` export keeps the exporter's
+// memory fixed until `PyBuffer_Release`, which only `Drop` calls, with the GIL held (the
+// batch functions drop their views after re-attaching). The view is only read.
+pub(crate) struct SendSlice(pub *const u8, pub usize);
+unsafe impl Send for SendSlice {}
+unsafe impl Sync for SendSlice {}
+impl SendSlice {
+    pub(crate) fn get(&self) -> &[u8] {
+        // SAFETY: made from a live `&[u8]` by `Bytes::send_slice`, whose owner outlives every use
+        // (see above).
+        unsafe { std::slice::from_raw_parts(self.0, self.1) }
+    }
+}
+
+/// A `&str` for other threads, made from the UTF-8 of a `str` that the caller keeps alive
+/// (and so its cached UTF-8) while the threads run.
+pub(crate) struct SendStr(SendSlice);
+
+impl SendStr {
+    pub(crate) fn new(s: &str) -> Self {
+        SendStr(SendSlice(s.as_ptr(), s.len()))
+    }
+
+    pub(crate) fn get(&self) -> &str {
+        // SAFETY: the bytes were a `&str` (valid UTF-8) when made, and cannot change (see above).
+        unsafe { std::str::from_utf8_unchecked(self.0.get()) }
+    }
+}
+
+impl<'py> Bytes<'py> {
+    /// A view of `obj`: `bytes`, `bytearray`, `memoryview` or any C-contiguous buffer;
+    /// `TypeError` for anything else (`str` included).
+    pub(crate) fn new(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            return Ok(Bytes {
+                view: None,
+                bytes: Some(b.clone()),
+                _py: std::marker::PhantomData,
+            });
+        }
+        if obj.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(
+                "a bytes-like object is required, not 'str'",
+            ));
+        }
+        let mut view = Box::new(PyBufferView::new());
+        // SAFETY: GIL held; `view` is a zeroed Py_buffer that CPython fills; PyBUF_SIMPLE
+        // asks for one contiguous block of bytes (exporters that cannot give one refuse).
+        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, PYBUF_SIMPLE) };
+        if rc != 0 {
+            let _ = PyErr::take(obj.py());
+            return Err(PyTypeError::new_err(format!(
+                "a bytes-like object is required, not '{}'",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Bytes {
+            view: Some(view),
+            bytes: None,
+            _py: std::marker::PhantomData,
+        })
+    }
+
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        if let Some(b) = &self.bytes {
+            return b.as_bytes();
+        }
+        let view = self.view.as_ref().expect("a view or bytes");
+        if view.len == 0 || view.buf.is_null() {
+            return &[];
+        }
+        // SAFETY: a successful PyObject_GetBuffer(PyBUF_SIMPLE) gives `len` contiguous bytes
+        // at `buf`, valid until PyBuffer_Release (in Drop).
+        unsafe { std::slice::from_raw_parts(view.buf.cast::<u8>(), view.len as usize) }
+    }
+
+    /// Whether the bytes cannot change (a `bytes` object), so that they may be read without
+    /// the GIL.
+    pub(crate) fn is_immutable(&self) -> bool {
+        self.bytes.is_some()
+    }
+
+    /// The bytes, for other threads (see [`SendSlice`]).
+    pub(crate) fn send_slice(&self) -> SendSlice {
+        let s = self.as_slice();
+        SendSlice(s.as_ptr(), s.len())
+    }
+}
+
+impl Drop for Bytes<'_> {
+    fn drop(&mut self) {
+        if let Some(view) = self.view.as_mut() {
+            // The GIL is held wherever a `Bytes` is dropped (it holds a `Bound<'py>` lifetime).
+            // SAFETY: the view was filled by a successful PyObject_GetBuffer and is released once.
+            unsafe { PyBuffer_Release(&mut **view) };
+        }
+    }
+}
+
+/// A writable, contiguous buffer (`bytearray`, writable `memoryview`, ...), released on drop.
+pub(crate) struct WritableBytes {
+    view: Box<PyBufferView>,
+}
+
+impl WritableBytes {
+    pub(crate) fn new(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mut view = Box::new(PyBufferView::new());
+        // SAFETY: GIL held; PyBUF_WRITABLE asks for one contiguous writable block.
+        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, PYBUF_WRITABLE) };
+        if rc != 0 {
+            let _ = PyErr::take(obj.py());
+            return Err(PyBufferError::new_err(format!(
+                "a writable bytes-like object is required, not '{}'",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(WritableBytes { view })
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
+        if self.view.len == 0 || self.view.buf.is_null() {
+            return &mut [];
+        }
+        // SAFETY: a successful PyObject_GetBuffer(PyBUF_WRITABLE) gives `len` contiguous,
+        // writable bytes at `buf`, valid until PyBuffer_Release (in Drop); `&mut self` makes
+        // this the only slice of them handed out.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.view.buf.cast::<u8>(), self.view.len as usize)
+        }
+    }
+}
+
+impl Drop for WritableBytes {
+    fn drop(&mut self) {
+        // SAFETY: filled by a successful PyObject_GetBuffer, released once; the GIL is held
+        // where it is dropped (encode_into).
+        unsafe { PyBuffer_Release(&mut *self.view) };
+    }
+}
