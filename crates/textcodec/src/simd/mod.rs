@@ -533,6 +533,9 @@ pub(crate) mod aarch64;
 pub(crate) mod latin;
 pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
+pub(crate) mod spill;
+pub(crate) use spill::Spill;
+
 mod text;
 #[cfg(feature = "std")]
 pub(crate) use text::valid_prefix;
@@ -1014,7 +1017,7 @@ mod tests {
                     .collect();
                 assert_eq!(&dst[..w], &want[..], "{start} {bytes:02X?}");
                 if bytes.len() >= 16
-                    && room >= text.len() + 16
+                    && room >= text.len() + 24
                     && valid == text.len()
                     && !text.iter().any(|&b| b >= 0xF0)
                 {
