@@ -1,7 +1,11 @@
 //! Shared helpers for the conformance tests (differential, streaming, vectors).
 //!
 //! Every test binary includes this module with `mod common;` and uses only part of it.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
+
+mod contract;
+pub use contract::*;
+pub mod spec;
 
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
