@@ -20,8 +20,8 @@ struct Index {
 }
 
 fn load_index(name: &str) -> Index {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/whatwg")
+    let path = super::repo_root()
+        .join("data/whatwg")
         .join(format!("index-{name}.txt"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut by_pointer = HashMap::new();
