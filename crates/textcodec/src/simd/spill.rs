@@ -79,24 +79,27 @@ impl<'r, T: Copy> Spill<'r, T> {
     #[inline(always)]
     fn keep(&mut self, dst: &[T]) {
         let at = (self.kept - self.start) & 127;
-        let from = self.kept.min(dst.len());
-        let n = (dst.len() - from).min(32);
-        // SAFETY: `at` is a multiple of 32 below 128, so the 32 slots at `at` are in the ring;
-        // `from + n <= dst.len()` and `n <= 32`; `MaybeUninit<T>` has `T`'s layout, and the
-        // ring is not `dst`. (A whole chunk is a read and a write of fixed size.)
-        unsafe {
-            let (s, d) = (
-                dst.as_ptr().add(from),
-                self.ring.0.as_mut_ptr().add(at) as *mut T,
-            );
-            if n == 32 {
-                let chunk = core::ptr::read_unaligned(s as *const [T; 32]);
-                core::ptr::write_unaligned(d as *mut [T; 32], chunk);
-            } else {
-                keep_part(s, d, n);
+        if let Some(chunk) = dst.get(self.kept..self.kept + 32) {
+            // SAFETY: `at` is a multiple of 32 below 128, so the 32 slots at `at` are in the
+            // ring; `MaybeUninit<T>` has `T`'s layout, and the ring is not `dst`.
+            unsafe {
+                let v = core::ptr::read_unaligned(chunk.as_ptr() as *const [T; 32]);
+                core::ptr::write_unaligned(self.ring.0.as_mut_ptr().add(at) as *mut [T; 32], v);
             }
+        } else {
+            self.keep_end(dst, at);
         }
         self.kept += 32;
+    }
+
+    /// [`keep`](Spill::keep) for the last chunk, cut short by the end of the destination.
+    #[cold]
+    #[inline(never)]
+    fn keep_end(&mut self, dst: &[T], at: usize) {
+        let from = self.kept.min(dst.len());
+        for (k, &u) in dst[from..].iter().take(32).enumerate() {
+            self.ring.0[at + k] = MaybeUninit::new(u);
+        }
     }
 
     /// Puts back the kept values from `end` (the end of the output) on.
@@ -148,20 +151,6 @@ impl<'r, T: Copy> Spill<'r, T> {
             // SAFETY: the caller's contract.
             self.restore(unsafe { core::slice::from_raw_parts_mut(d, len) }, end);
         }
-    }
-}
-
-/// Copies the `n` units at `s` to `d` one by one: the last chunk, cut short by the end of the
-/// destination (apart, so that the whole chunks stay copies of fixed size).
-///
-/// # Safety
-/// The `n` units at `s` readable, those at `d` writable, not overlapping.
-#[cold]
-#[inline(never)]
-unsafe fn keep_part<T: Copy>(s: *const T, d: *mut T, n: usize) {
-    for k in 0..n {
-        // SAFETY: the caller's contract.
-        unsafe { d.add(k).write(s.add(k).read()) };
     }
 }
 

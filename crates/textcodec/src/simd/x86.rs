@@ -1134,10 +1134,19 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
 /// (or output only). The bytes before the old `at + 16` come from those kept (what is there
 /// may be a store's), the others from the destination, where nothing has been stored yet:
 /// the loads are of bytes no store has reached, so they never wait for one.
+///
+/// With `LAZY`, after stores of output only that write over the 16 bytes kept (16 bytes of
+/// output or more from `at`), the kernel calls [`past`](Ahead::past) instead: nothing from
+/// the new end on is written yet, and the bytes are loaded only when a store needs them
+/// again (for kernels with long runs of such stores; the flag costs the others more than the
+/// loads it saves).
 #[derive(Clone, Copy)]
-struct Ahead {
+struct Ahead<const LAZY: bool> {
     v: __m128i,
     at: usize,
+    /// Whether `v` holds the bytes at `at`; else nothing from `at` on has been written (only
+    /// with `LAZY`).
+    live: bool,
 }
 
 /// Per shift `k` (0 to 16), at `k`: the shuffle that moves the first `k` bytes of a vector to
@@ -1152,16 +1161,29 @@ static ALIGN_HIGH: [u8; 32] = {
     t
 };
 
-impl Ahead {
+impl<const LAZY: bool> Ahead<LAZY> {
     /// For a kernel whose output starts at `d`.
     ///
     /// # Safety
     /// The 16 bytes at `d` readable.
     #[inline(always)]
-    unsafe fn new(d: *const u8) -> Ahead {
+    unsafe fn new(d: *const u8) -> Self {
         // SAFETY: the caller's contract; an unaligned load.
         let v = unsafe { _mm_loadu_si128(d as *const __m128i) };
-        Ahead { v, at: 0 }
+        Ahead {
+            v,
+            at: 0,
+            live: true,
+        }
+    }
+
+    /// After stores of output only, from `at` to `end` (at least 16 bytes): nothing from `end`
+    /// on is written.
+    #[inline(always)]
+    fn past(&mut self, end: usize) {
+        debug_assert!(LAZY && end >= self.at + 16);
+        self.at = end;
+        self.live = false;
     }
 
     /// Before stores whose output ends at byte `end` (not before `at`).
@@ -1174,7 +1196,7 @@ impl Ahead {
         // SAFETY: the caller's contract; unaligned loads (16 bytes of the shuffle tables at
         // `k < 16` are within them).
         self.v = unsafe {
-            if k >= 16 {
+            if k >= 16 || (LAZY && !self.live) {
                 _mm_loadu_si128(d.add(end) as *const __m128i)
             } else {
                 let next = _mm_loadu_si128(d.add(self.at + 16) as *const __m128i);
@@ -1191,6 +1213,7 @@ impl Ahead {
             }
         };
         self.at = end;
+        self.live = true;
     }
 
     /// After the bytes were put back and output stored up to `end` (nothing past it).
@@ -1199,8 +1222,12 @@ impl Ahead {
     /// The 16 bytes at `d + end` readable.
     #[inline(always)]
     unsafe fn renew(&mut self, d: *const u8, end: usize) {
-        // SAFETY: the caller's contract; an unaligned load.
-        self.v = unsafe { _mm_loadu_si128(d.add(end) as *const __m128i) };
+        if LAZY {
+            self.live = false;
+        } else {
+            // SAFETY: the caller's contract; an unaligned load.
+            self.v = unsafe { _mm_loadu_si128(d.add(end) as *const __m128i) };
+        }
         self.at = end;
     }
 
@@ -1210,8 +1237,10 @@ impl Ahead {
     /// The 16 bytes at `d + at` writable.
     #[inline(always)]
     unsafe fn restore(&self, d: *mut u8) {
-        // SAFETY: the caller's contract; an unaligned store.
-        unsafe { _mm_storeu_si128(d.add(self.at) as *mut __m128i, self.v) };
+        if !LAZY || self.live {
+            // SAFETY: the caller's contract; an unaligned store.
+            unsafe { _mm_storeu_si128(d.add(self.at) as *mut __m128i, self.v) };
+        }
     }
 }
 
@@ -1249,7 +1278,7 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
         return (0, 0);
     }
     // SAFETY: dst has at least 48 bytes.
-    let mut ahead = unsafe { Ahead::new(d) };
+    let mut ahead = unsafe { Ahead::<false>::new(d) };
     // How many blocks of sixteen in a row before this one were all ASCII.
     let mut ascii_before = 0u32;
     'outer: while i + 16 <= src.len() && o + 32 <= room {
@@ -1389,7 +1418,7 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             let mut buf = [0u8; 64];
             // SAFETY: AVX2 is present; `buf` is 64 bytes, readable and writable.
             let (w, _) = unsafe {
-                let mut tail = Ahead::new(buf.as_ptr());
+                let mut tail = Ahead::<false>::new(buf.as_ptr());
                 utf16x8_to_utf8(v, buf.as_mut_ptr(), &mut tail, 0)
             };
             let w = w - (8 - r);
@@ -1469,7 +1498,7 @@ unsafe fn runs_to_utf8_avx2_impl(
     // The compacting stores write 16 bytes and count the first few: the bytes they write
     // over past the output are put back.
     // SAFETY: dst has at least 64 bytes.
-    let mut ahead = unsafe { Ahead::new(d) };
+    let mut ahead = unsafe { Ahead::<false>::new(d) };
     let z = _mm_setzero_si128();
     let [r0, r1] = runs;
     let (lo0, span0) = (_mm_set1_epi8(r0.lo as i8), _mm_set1_epi8(r0.span as i8));
@@ -1522,7 +1551,7 @@ unsafe fn runs_to_utf8_avx2_impl(
 /// AVX2 must be present (the caller's target features, into which this is inlined), the 32
 /// bytes at `d + at` writable, and the loads of `ahead.advance` within `d`'s bytes.
 #[inline(always)]
-unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead, at: usize) -> usize {
+unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead<false>, at: usize) -> usize {
     let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
     // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
     let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
@@ -1537,7 +1566,7 @@ unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead, at: usize
     let lo = &PACK_1_2[(m & 0xFF) as usize];
     let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
     // SAFETY: AVX2 is present; lo.len <= 16 and the 32 bytes at d are writable.
-    unsafe { store_packed::<1>(lanes, lo, hi, d, ahead, at) }
+    unsafe { store_packed::<1, false>(lanes, lo, hi, d, ahead, at) }
 }
 
 /// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at byte `at` of the kernel's
@@ -1547,7 +1576,12 @@ unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead, at: usize
 /// # Safety
 /// As for [`below_800_to_utf8`].
 #[inline(always)]
-unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8, ahead: &mut Ahead, at: usize) -> (usize, bool) {
+unsafe fn utf16x8_to_utf8(
+    v: __m128i,
+    d: *mut u8,
+    ahead: &mut Ahead<false>,
+    at: usize,
+) -> (usize, bool) {
     let u = _mm256_cvtepu16_epi32(v);
     let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
     let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
@@ -1574,7 +1608,7 @@ unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8, ahead: &mut Ahead, at: usize) 
     let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
     // SAFETY: AVX2 is present; lo.len <= 12 and the 32 bytes at d are writable.
     (
-        unsafe { store_packed::<1>(lanes, lo, hi, d, ahead, at) },
+        unsafe { store_packed::<1, false>(lanes, lo, hi, d, ahead, at) },
         m2 != 0,
     )
 }
@@ -1614,8 +1648,8 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], start: usize, dst: &mut [u16]) -> 
     }
     let base = dst.as_mut_ptr() as *mut u8;
     // SAFETY: dst has at least 24 units.
-    let mut ahead = unsafe { Ahead::new(base) };
-    let done = |ahead: &Ahead, i: usize, o: usize| {
+    let mut ahead = unsafe { Ahead::<true>::new(base) };
+    let done = |ahead: &Ahead<true>, i: usize, o: usize| {
         // SAFETY: the kept bytes are within dst.
         unsafe { ahead.restore(base) };
         (i, o)
@@ -1679,7 +1713,7 @@ unsafe fn utf8_to_utf16_block64(
     i: usize,
     o: usize,
     (t1h, t1l, t2h): (__m256i, __m256i, __m256i),
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<true>,
 ) -> Option<(usize, usize)> {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let base = d as *mut u8;
@@ -1695,10 +1729,10 @@ unsafe fn utf8_to_utf16_block64(
     if high == 0 {
         // SAFETY: o + 80 <= dst.len() (the caller's contract).
         unsafe {
-            ahead.advance(base, 2 * (o + 64));
             widen32_avx2(a, d.add(o));
             widen32_avx2(b, d.add(o + 32));
         }
+        ahead.past(2 * (o + 64));
         return Some((64, 64));
     }
     if high.count_ones() < SPARSE {
@@ -1738,10 +1772,10 @@ unsafe fn utf8_to_utf16_block64(
         // SAFETY: the 52 bytes at i are within src and the 16 units at o within dst (the
         // caller's contract); those 48 bytes are valid three-byte characters.
         unsafe {
-            ahead.advance(base, 2 * (o + 16));
             convert_3x8(s.add(i), d.add(o));
             convert_3x8(s.add(i + 24), d.add(o + 8));
         }
+        ahead.past(2 * (o + 16));
         (w, p) = (16, 48);
     }
     if p == 0 {
@@ -1844,7 +1878,13 @@ unsafe fn values16(s: *const u8) -> __m256i {
 /// writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn convert32(s: *const u8, drop: u32, d: *mut u8, ahead: &mut Ahead, at: usize) -> usize {
+unsafe fn convert32(
+    s: *const u8,
+    drop: u32,
+    d: *mut u8,
+    ahead: &mut Ahead<true>,
+    at: usize,
+) -> usize {
     // SAFETY: the caller's contract; unaligned loads.
     let (b, n1, n2) = unsafe {
         (
@@ -1926,12 +1966,18 @@ unsafe fn convert32(s: *const u8, drop: u32, d: *mut u8, ahead: &mut Ahead, at: 
 /// AVX2 must be present and 16 units at `d` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn compact16(values: __m256i, drop: u32, d: *mut u8, ahead: &mut Ahead, at: usize) -> usize {
+unsafe fn compact16(
+    values: __m256i,
+    drop: u32,
+    d: *mut u8,
+    ahead: &mut Ahead<true>,
+    at: usize,
+) -> usize {
     let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
     let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
     // SAFETY: AVX2 is present; lo.len <= 8 units, so 16 bytes after lo.len units are within
     // the 16 writable units at d.
-    unsafe { store_packed::<2>(values, lo, hi, d, ahead, 2 * at) }
+    unsafe { store_packed::<2, true>(values, lo, hi, d, ahead, 2 * at) }
 }
 
 /// Compacts each 128-bit half of `v` by the shuffle of its `Pack` (`lo` for the low half)
@@ -1945,12 +1991,12 @@ unsafe fn compact16(values: __m256i, drop: u32, d: *mut u8, ahead: &mut Ahead, a
 /// `lo.len * UNIT + 16` bytes at `d + at` writable, and the loads of `ahead.advance` within
 /// `d`'s bytes.
 #[inline(always)]
-unsafe fn store_packed<const UNIT: usize>(
+unsafe fn store_packed<const UNIT: usize, const LAZY: bool>(
     v: __m256i,
     lo: &Pack,
     hi: &Pack,
     d: *mut u8,
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<LAZY>,
     at: usize,
 ) -> usize {
     let (l, h) = (lo.len as usize, hi.len as usize);
@@ -1988,7 +2034,7 @@ unsafe fn convert16_leads(
     lead3: __m128i,
     d: *mut u8,
     drop: u32,
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<true>,
     at: usize,
 ) -> usize {
     let next1 = _mm_srli_si128::<1>(b);
@@ -2031,7 +2077,7 @@ unsafe fn utf8_to_utf16_step16(
     dst: &mut [u16],
     i: usize,
     o: usize,
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<true>,
 ) -> (usize, usize) {
     // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
     let b = unsafe { _mm_loadu_si128(src.as_ptr().add(i) as *const __m128i) };
@@ -2054,7 +2100,7 @@ unsafe fn utf8_to_utf16_tail16(
     dst: &mut [u16],
     i: usize,
     o: usize,
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<true>,
 ) -> (usize, usize) {
     let n = src.len();
     let r = n - i;
@@ -2085,7 +2131,7 @@ unsafe fn convert16_exact(
     avail: usize,
     base: *mut u16,
     o: usize,
-    ahead: &mut Ahead,
+    ahead: &mut Ahead<true>,
 ) -> (usize, usize) {
     let byte = |v: u8| _mm_set1_epi8(v as i8);
     // SAFETY: o + 16 <= the units at base (the caller's contract).
