@@ -133,6 +133,7 @@ impl<'r, T: Copy> Spill<'r, T> {
     ///
     /// # Safety
     /// The `len` units at `d` must be readable, and no reference to them live.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) unsafe fn cover_raw(&mut self, d: *const T, len: usize, o: usize, end: usize) {
         if self.kept < end {
@@ -145,6 +146,7 @@ impl<'r, T: Copy> Spill<'r, T> {
     ///
     /// # Safety
     /// The `len` units at `d` must be writable, and no reference to them live.
+    #[cfg(target_arch = "x86_64")]
     #[inline]
     pub(crate) unsafe fn restore_raw(&self, d: *mut T, len: usize, end: usize) {
         if end < self.kept {
