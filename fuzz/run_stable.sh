@@ -12,7 +12,7 @@ mode="${1:-smoke}"
 case "$mode" in
   smoke)
     n="${2:-20000}"
-    exec cargo run --quiet --release --bin smoke -- -n "$n"
+    exec cargo run --quiet --release --example smoke -- -n "$n"
     ;;
   fuzz)
     target="${2:?usage: run_stable.sh fuzz TARGET [SECONDS]}"

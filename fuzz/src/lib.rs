@@ -1,20 +1,30 @@
 //! The bodies of the fuzz targets, shared by the libFuzzer targets (fuzz_targets/*.rs, run with
-//! `cargo fuzz`) and by the stable smoke runner (src/bin/smoke.rs).
+//! `cargo fuzz`) and by the stable smoke runner (examples/smoke.rs).
 //!
-//! Every function takes arbitrary bytes, never panics on valid use of the API, and asserts the
-//! invariants of API.md:
-//! - the output does not depend on split points or dst sizes (tiny buffers grown one unit at a
-//!   time, up to one worst-case step),
-//! - fatal mode resumed after each error, with U+FFFD (decoders) or the html reference
-//!   (encoders) inserted at each error, equals replacement/html mode,
-//! - a dst of `max_*_buffer_length` is never `OutputFull`,
-//! - the output equals encoding_rs's (the differential oracle).
+//! Every function takes arbitrary bytes, never panics on valid use of the API, and checks the
+//! contract of API.md against oracles, at the SIMD dispatch level the input picks:
+//! - the output equals encoding_rs's (the differential oracle), whatever the BOM handling,
+//!   split points and dst sizes;
+//! - every call's `read` and `written`, and in fatal mode every error's position (the call's
+//!   offset plus `read`) and the output before it: decoders against the literal spec
+//!   transcription of tests/common/spec.rs (positions, with the spec's BOM handling),
+//!   encoders against encoding_rs;
+//! - nothing past what a call reports as written is modified (every dst is sentinel-filled);
+//! - a dst of `max_*_buffer_length` is never `OutputFull`, and every call's output is whole
+//!   characters.
+//!
+//! The stream drivers and the oracles are the library tests' own (tests/common), shared.
 
 pub mod sniff;
 
+#[path = "../../crates/textcodec/tests/common/mod.rs"]
+pub mod common;
+
+use common::{Dst, Either, Utf16In, Utf8In};
+use textcodec::dispatch::{detected_level, set_level, Level};
 use textcodec::{
-    BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, EncodeError, Encoder,
-    EncoderErrorMode, Encoding, Progress, Status, TextDecoder, TextDecoderOptions, TextEncoder,
+    BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status, TextDecoder,
+    TextDecoderOptions, TextEncoder,
 };
 
 /// A tiny deterministic PRNG (xorshift64*), seeded from the fuzz input.
@@ -66,170 +76,21 @@ fn dopts(fatal: bool, bom: BomHandling) -> DecoderOptions {
     }
 }
 
-/// Random chunk lengths covering `len` (with empty chunks).
-fn chunks(rng: &mut Rng, len: usize, boundary: impl Fn(usize) -> bool) -> Vec<usize> {
-    let mut v = Vec::new();
-    let mut start = 0;
-    while start < len {
-        let mut end = (start
-            + match rng.below(4) {
-                0 => 0,
-                1 => 1,
-                _ => rng.below(48),
-            })
-        .min(len);
-        while !boundary(end) {
-            end += 1;
-        }
-        v.push(end - start);
-        start = end;
-    }
-    v.push(0);
-    v
+/// The SIMD dispatch level of the input's choice (`bits` & 3: the best the CPU has, Scalar,
+/// SSE2, AVX2; capped at what it has), set for what follows.
+fn pick_level(bits: u8) -> Level {
+    let wanted = match bits & 3 {
+        0 => detected_level(),
+        1 => Level::Scalar,
+        2 => Level::Sse2,
+        _ => Level::Avx2,
+    };
+    set_level(wanted)
 }
 
 // ------------------------------------------------------------------------------------------------
 // Decoding
 // ------------------------------------------------------------------------------------------------
-
-trait Unit: Copy + Default + std::fmt::Debug {
-    const MAX_STEP: usize;
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [Self],
-        last: bool,
-    ) -> Result<Progress, DecodeError>;
-    fn max_len(d: &Decoder, n: usize) -> Option<usize>;
-    fn append(out: &mut String, units: &[Self]);
-}
-
-impl Unit for u8 {
-    const MAX_STEP: usize = 4;
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [u8],
-        last: bool,
-    ) -> Result<Progress, DecodeError> {
-        d.decode_to_utf8(src, dst, last)
-    }
-    fn max_len(d: &Decoder, n: usize) -> Option<usize> {
-        d.max_utf8_buffer_length(n)
-    }
-    fn append(out: &mut String, units: &[u8]) {
-        out.push_str(
-            std::str::from_utf8(units).expect("a call's output is whole UTF-8 characters"),
-        );
-    }
-}
-
-impl Unit for u16 {
-    const MAX_STEP: usize = 2;
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [u16],
-        last: bool,
-    ) -> Result<Progress, DecodeError> {
-        d.decode_to_utf16(src, dst, last)
-    }
-    fn max_len(d: &Decoder, n: usize) -> Option<usize> {
-        d.max_utf16_buffer_length(n)
-    }
-    fn append(out: &mut String, units: &[u16]) {
-        for c in char::decode_utf16(units.iter().copied()) {
-            out.push(c.expect("a call's output never splits a surrogate pair"));
-        }
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dst {
-    Exact,
-    Tiny,
-    Random,
-}
-
-/// Decode in chunks; U+FFFD inserted at each fatal error.
-fn stream_decode<U: Unit>(
-    enc: &'static Encoding,
-    bom: BomHandling,
-    fatal: bool,
-    src: &[u8],
-    plan: &[usize],
-    policy: Dst,
-    rng: &mut Rng,
-) -> String {
-    let mut d = enc.new_decoder(dopts(fatal, bom));
-    let mut out = String::new();
-    let mut offset = 0;
-    let mut calls = 0usize;
-    let mut errors = 0usize;
-    for (ci, &n) in plan.iter().enumerate() {
-        let chunk = &src[offset..offset + n];
-        offset += n;
-        let last = ci + 1 == plan.len();
-        let mut pos = 0;
-        let mut cap = 1;
-        loop {
-            calls += 1;
-            assert!(calls <= 64 * (src.len() + 16), "stuck: too many calls");
-            let size = match policy {
-                Dst::Exact => U::max_len(&d, chunk.len() - pos).expect("max length overflow"),
-                Dst::Tiny => cap,
-                Dst::Random => cap.max(rng.below(12)),
-            };
-            let mut dst = vec![U::default(); size];
-            match U::decode(&mut d, &chunk[pos..], &mut dst, last) {
-                Ok(p) => {
-                    assert!(
-                        p.written <= size && p.read <= chunk.len() - pos,
-                        "bad {p:?}"
-                    );
-                    assert!(!(fatal && p.replaced), "fatal mode reported replaced");
-                    U::append(&mut out, &dst[..p.written]);
-                    pos += p.read;
-                    match p.status {
-                        Status::InputEmpty => {
-                            assert_eq!(pos, chunk.len(), "InputEmpty before the end of src");
-                            break;
-                        }
-                        Status::OutputFull => {
-                            assert!(
-                                policy != Dst::Exact,
-                                "OutputFull with a dst of max_*_buffer_length ({size})"
-                            );
-                            if p.read == 0 && p.written == 0 {
-                                assert!(
-                                    cap < U::MAX_STEP,
-                                    "no progress with a dst of {size} units"
-                                );
-                                cap += 1;
-                            } else {
-                                cap = 1;
-                            }
-                        }
-                    }
-                }
-                Err(e) => {
-                    assert!(fatal, "replacement mode returned {e:?}");
-                    assert!(
-                        e.written <= size && e.read <= chunk.len() - pos,
-                        "bad {e:?}"
-                    );
-                    U::append(&mut out, &dst[..e.written]);
-                    out.push('\u{FFFD}');
-                    pos += e.read;
-                    errors += 1;
-                    assert!(errors <= src.len() + 1, "more errors than bytes");
-                    cap = 1;
-                }
-            }
-        }
-    }
-    out
-}
 
 /// One-shot replacement-mode decode with a dst of exactly max_utf8_buffer_length.
 fn one_shot_decode(
@@ -266,41 +127,53 @@ fn one_shot_decode(
     (out, p.replaced || q.replaced, used)
 }
 
-/// Target: `Decoder::decode_to_utf8` / `decode_to_utf16` / `decode_to_string` with arbitrary
-/// split points and dst sizes. Input: [encoding, flags, seed, seed, payload...].
+/// Target: `Decoder::decode_to_utf8` / `decode_to_utf16` / `decode_to_string` and
+/// `DecodeReader::read`, in both error modes, with arbitrary split points and dst sizes.
+/// Input: [encoding, flags, seed, seed, payload...]; flags: BOM handling (bits 0-1), dst
+/// policy (2-3), dispatch level (4-5).
 pub fn decode(data: &[u8]) {
     if data.len() < 4 {
         return;
     }
     let enc = pick_encoding(data[0]);
-    let bom = bom_mode(data[1]);
-    let mut rng = Rng::new(u64::from(data[2]) << 8 | u64::from(data[3]));
+    let flags = data[1];
+    let bom = bom_mode(flags);
+    let level = pick_level(flags >> 4);
+    let mut rng = common::Rng::new(u64::from(data[2]) << 8 | u64::from(data[3]));
     let src = &data[4..];
+    let ctx = |what: &str| format!("{level:?} {} {bom:?} {what}", enc.name());
+    // The oracle: the text, and the output before each error, as encoding_rs's (fatal mode
+    // resumed after each error, U+FFFD there: the replacement-mode text); the errors'
+    // positions as the spec transcription's.
+    let want = common::expected_fatal_decode(enc, bom, src).unwrap_or_else(|e| panic!("{e}"));
     let (reference, _, _) = one_shot_decode(enc, bom, src);
-    let er = oracle(enc);
-    let want = match bom {
-        BomHandling::Keep => er.decode_without_bom_handling(src).0,
-        BomHandling::Sniff => er.decode(src).0,
-        BomHandling::Strip => er.decode_with_bom_removal(src).0,
-    };
-    assert_eq!(reference, want, "{}: differs from encoding_rs", enc.name());
-    let plan = chunks(&mut rng, src.len(), |_| true);
-    let policy = match data[1] >> 2 & 3 {
+    assert_eq!(reference, want.text, "{}", ctx("one call"));
+    let plan = common::chunk_plan(&mut rng, src.len(), 48, |_| true);
+    let policy = match flags >> 2 & 3 {
         0 => Dst::Exact,
         1 => Dst::Tiny,
-        _ => Dst::Random,
+        2 => Dst::Big,
+        _ => Dst::Random(rng.next_u64()),
     };
     for fatal in [false, true] {
-        assert_eq!(
-            stream_decode::<u8>(enc, bom, fatal, src, &plan, policy, &mut rng),
-            reference,
-            "utf8"
-        );
-        assert_eq!(
-            stream_decode::<u16>(enc, bom, fatal, src, &plan, policy, &mut rng),
-            reference,
-            "utf16"
-        );
+        let what = format!("fatal={fatal} chunks {plan:?} {policy:?}");
+        for (target, r) in [
+            (
+                "utf8",
+                common::stream_decode::<u8>(enc, bom, fatal, src, &plan, policy),
+            ),
+            (
+                "utf16",
+                common::stream_decode::<u16>(enc, bom, fatal, src, &plan, policy),
+            ),
+        ] {
+            let t = r.unwrap_or_else(|e| panic!("{} {target}: {e}", ctx(&what)));
+            assert_eq!(t.text, want.text, "{} {target}", ctx(&what));
+            if fatal {
+                common::compare_errors(&t.errors, &want.errors)
+                    .unwrap_or_else(|e| panic!("{} {target}: {e}", ctx(&what)));
+            }
+        }
     }
     let mut d = enc.new_decoder(dopts(false, bom));
     let mut s = String::new();
@@ -312,141 +185,29 @@ pub fn decode(data: &[u8]) {
         assert_eq!((p.status, p.read), (Status::InputEmpty, n));
         off += n;
     }
-    assert_eq!(s, reference, "decode_to_string");
+    assert_eq!(s, reference, "{}", ctx("decode_to_string"));
+    // DecodeReader::read (replacement mode) into sentinel-filled buffers of random sizes.
+    use std::io::Read;
+    let mut reader = textcodec::io::DecodeReader::with_options(src, enc, dopts(false, bom));
+    let mut got = Vec::new();
+    for call in 0.. {
+        let sentinel = common::sentinel8(call);
+        let mut buf = vec![sentinel; rng.below(40)];
+        let n = reader
+            .read(&mut buf)
+            .expect("a reader of bytes in memory never fails");
+        common::check_tail(&buf, n, sentinel).unwrap_or_else(|e| panic!("{}: {e}", ctx("read")));
+        if n == 0 && !buf.is_empty() {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got, reference.as_bytes(), "{}", ctx("DecodeReader::read"));
 }
 
 // ------------------------------------------------------------------------------------------------
 // Encoding
 // ------------------------------------------------------------------------------------------------
-
-fn ncr(c: char) -> String {
-    format!("&#{};", c as u32)
-}
-
-trait Input {
-    type U: Copy + std::fmt::Debug;
-    fn encode(
-        e: &mut Encoder,
-        src: &[Self::U],
-        dst: &mut [u8],
-        last: bool,
-    ) -> Result<Progress, EncodeError>;
-    fn max_len(e: &Encoder, n: usize) -> Option<usize>;
-}
-
-struct Utf8;
-struct Utf16;
-
-impl Input for Utf8 {
-    type U = u8;
-    fn encode(
-        e: &mut Encoder,
-        src: &[u8],
-        dst: &mut [u8],
-        last: bool,
-    ) -> Result<Progress, EncodeError> {
-        e.encode_from_utf8(std::str::from_utf8(src).expect("char boundary"), dst, last)
-    }
-    fn max_len(e: &Encoder, n: usize) -> Option<usize> {
-        e.max_buffer_length_from_utf8(n)
-    }
-}
-
-impl Input for Utf16 {
-    type U = u16;
-    fn encode(
-        e: &mut Encoder,
-        src: &[u16],
-        dst: &mut [u8],
-        last: bool,
-    ) -> Result<Progress, EncodeError> {
-        e.encode_from_utf16(src, dst, last)
-    }
-    fn max_len(e: &Encoder, n: usize) -> Option<usize> {
-        e.max_buffer_length_from_utf16(n)
-    }
-}
-
-/// Encode in chunks; the html reference of each fatal error inserted where it was reported.
-fn stream_encode<I: Input>(
-    enc: &'static Encoding,
-    fatal: bool,
-    src: &[I::U],
-    plan: &[usize],
-    policy: Dst,
-    rng: &mut Rng,
-) -> Vec<u8> {
-    let mut e = enc.new_encoder(if fatal {
-        EncoderErrorMode::Fatal
-    } else {
-        EncoderErrorMode::Html
-    });
-    let mut out = Vec::new();
-    let mut offset = 0;
-    let mut calls = 0usize;
-    for (ci, &n) in plan.iter().enumerate() {
-        let chunk = &src[offset..offset + n];
-        offset += n;
-        let last = ci + 1 == plan.len();
-        let mut pos = 0;
-        let mut cap = 1;
-        loop {
-            calls += 1;
-            assert!(calls <= 64 * (src.len() + 16), "stuck: too many calls");
-            let size = match policy {
-                Dst::Exact => I::max_len(&e, chunk.len() - pos).expect("max length overflow"),
-                Dst::Tiny => cap,
-                Dst::Random => cap.max(rng.below(16)),
-            };
-            let mut dst = vec![0u8; size];
-            match I::encode(&mut e, &chunk[pos..], &mut dst, last) {
-                Ok(p) => {
-                    assert!(
-                        p.written <= size && p.read <= chunk.len() - pos,
-                        "bad {p:?}"
-                    );
-                    assert!(!(fatal && p.replaced), "fatal mode reported replaced");
-                    out.extend_from_slice(&dst[..p.written]);
-                    pos += p.read;
-                    match p.status {
-                        Status::InputEmpty => {
-                            assert_eq!(pos, chunk.len(), "InputEmpty before the end of src");
-                            break;
-                        }
-                        Status::OutputFull => {
-                            assert!(
-                                policy != Dst::Exact,
-                                "{}: OutputFull with a dst of max_buffer_length({}) = {size}, input {:?}",
-                                enc.name(),
-                                chunk.len() - pos,
-                                &chunk[pos..]
-                            );
-                            if p.read == 0 && p.written == 0 {
-                                // One step: an escape sequence and a 10-byte reference at most.
-                                assert!(cap < 32, "no progress with a dst of {size} bytes");
-                                cap += 1;
-                            } else {
-                                cap = 1;
-                            }
-                        }
-                    }
-                }
-                Err(err) => {
-                    assert!(fatal, "html mode returned {err:?}");
-                    assert!(
-                        err.written <= size && err.read <= chunk.len() - pos,
-                        "bad {err:?}"
-                    );
-                    out.extend_from_slice(&dst[..err.written]);
-                    out.extend_from_slice(ncr(err.unmappable).as_bytes());
-                    pos += err.read;
-                    cap = 1;
-                }
-            }
-        }
-    }
-    out
-}
 
 fn one_shot_encode(enc: &'static Encoding, text: &str) -> (Vec<u8>, bool) {
     let mut e = enc.new_encoder(EncoderErrorMode::Html);
@@ -495,43 +256,59 @@ fn units_of(flags: u8, payload: &[u8]) -> Vec<u16> {
     }
 }
 
-/// Target: `Encoder::encode_from_utf8` / `encode_from_utf16` with arbitrary split points (inside
-/// surrogate pairs too) and dst sizes. Input: [encoding, flags, seed, payload...].
+/// Target: `Encoder::encode_from_utf8` / `encode_from_utf16`, html and fatal mode, with
+/// arbitrary split points (inside surrogate pairs too) and dst sizes. Input: [encoding, flags,
+/// seed, payload...]; flags: UTF-16 units or text (bit 0), dst policy (1-2), dispatch level
+/// (4-5).
 pub fn encode(data: &[u8]) {
     if data.len() < 3 {
         return;
     }
     let enc = pick_encoding(data[0]).output_encoding();
-    let mut rng = Rng::new(u64::from(data[2]) << 8 | u64::from(data[1]));
-    let units = units_of(data[1], &data[3..]);
+    let flags = data[1];
+    let level = pick_level(flags >> 4);
+    let mut rng = common::Rng::new(u64::from(data[2]) << 8 | u64::from(flags));
+    let units = units_of(flags, &data[3..]);
     let text = String::from_utf16_lossy(&units);
-    let (reference, replaced) = one_shot_encode(enc, &text);
-    assert_eq!(
-        reference,
-        encoding_rs_html(enc, &text),
-        "{}: differs from encoding_rs",
-        enc.name()
-    );
-    let policy = match data[1] >> 1 & 3 {
+    let ctx = |what: &str| format!("{level:?} {} {what}", enc.name());
+    // The oracle: encoding_rs in fatal mode, resumed after each unmappable character, its
+    // reference inserted there (the html-mode bytes), and where it reports each.
+    let want8 = common::er_fatal_encode(enc, Either::Utf8(&text));
+    let want16 = common::er_fatal_encode(enc, Either::Utf16(&units));
+    let (reference, _) = one_shot_encode(enc, &text);
+    assert_eq!(reference, want8.text, "{}", ctx("one call"));
+    assert_eq!(reference, encoding_rs_html(enc, &text), "{}", ctx("html"));
+    let policy = match flags >> 1 & 3 {
         0 => Dst::Exact,
         1 => Dst::Tiny,
-        _ => Dst::Random,
+        2 => Dst::Big,
+        _ => Dst::Random(rng.next_u64()),
     };
-    let plan8 = chunks(&mut rng, text.len(), |i| text.is_char_boundary(i));
-    let plan16 = chunks(&mut rng, units.len(), |_| true);
+    let plan8 = common::chunk_plan(&mut rng, text.len(), 48, |i| text.is_char_boundary(i));
+    let plan16 = common::chunk_plan(&mut rng, units.len(), 48, |_| true);
     for fatal in [false, true] {
-        assert_eq!(
-            stream_encode::<Utf8>(enc, fatal, text.as_bytes(), &plan8, policy, &mut rng),
-            reference,
-            "utf8 fatal={fatal}"
-        );
-        assert_eq!(
-            stream_encode::<Utf16>(enc, fatal, &units, &plan16, policy, &mut rng),
-            reference,
-            "utf16 fatal={fatal}"
-        );
+        let checks = [
+            (
+                "utf8",
+                common::stream_encode(enc, fatal, &Utf8In(&text), &plan8, policy),
+                &want8,
+            ),
+            (
+                "utf16",
+                common::stream_encode(enc, fatal, &Utf16In(&units), &plan16, policy),
+                &want16,
+            ),
+        ];
+        for (source, r, want) in checks {
+            let what = format!("from {source} fatal={fatal} {policy:?}");
+            let t = r.unwrap_or_else(|e| panic!("{}: {e}", ctx(&what)));
+            assert_eq!(t.text, want.text, "{}", ctx(&what));
+            if fatal {
+                common::compare_errors(&t.errors, &want.errors)
+                    .unwrap_or_else(|e| panic!("{}: {e}", ctx(&what)));
+            }
+        }
     }
-    let _ = replaced;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -544,6 +321,7 @@ pub fn hooks(data: &[u8]) {
     if data.is_empty() {
         return;
     }
+    pick_level(data[0] >> 6);
     let enc = pick_encoding(data[0]);
     let bytes = &data[1..];
     // "decode".
@@ -619,6 +397,7 @@ pub fn text_decoder(data: &[u8]) {
         return;
     }
     let enc = pick_encoding(data[0]);
+    pick_level(data[1] >> 4);
     let options = TextDecoderOptions {
         fatal: data[1] & 1 != 0,
         ignore_bom: data[1] & 2 != 0,
@@ -638,14 +417,14 @@ pub fn text_decoder(data: &[u8]) {
     );
     assert_eq!(d.encoding(), enc.name().to_ascii_lowercase());
     let src = &data[3..];
-    let mut rng = Rng::new(u64::from(data[2]));
+    let mut rng = common::Rng::new(u64::from(data[2]));
     // Reference: the decoder without BOM handling, then "serialize I/O queue".
     let (mut want, errors, _) = one_shot_decode(enc, BomHandling::Keep, src);
     let unicode = [textcodec::UTF_8, textcodec::UTF_16BE, textcodec::UTF_16LE].contains(&enc);
     if unicode && !options.ignore_bom && want.starts_with('\u{FEFF}') {
         want.remove(0);
     }
-    let plan = chunks(&mut rng, src.len(), |_| true);
+    let plan = common::chunk_plan(&mut rng, src.len(), 48, |_| true);
     let mut got = String::new();
     let mut failed = false;
     let mut off = 0;
@@ -682,26 +461,39 @@ pub fn text_decoder(data: &[u8]) {
 }
 
 /// Target: TextEncoder encode / encode_utf16 / encode_into / encode_utf16_into with arbitrary
-/// destination sizes. Input: [flags, seed, payload...].
+/// destination sizes, sentinel-filled. Input: [flags, seed, payload...]; flags: UTF-16 units
+/// or text (bit 0), dispatch level (4-5).
 pub fn text_encoder(data: &[u8]) {
     if data.len() < 2 {
         return;
     }
+    let level = pick_level(data[0] >> 4);
     let mut rng = Rng::new(u64::from(data[1]));
     let units = units_of(data[0], &data[2..]);
     let text = String::from_utf16_lossy(&units);
     let e = TextEncoder::new();
     assert_eq!(e.encoding(), "utf-8");
     assert_eq!(e.encode(&text), text.as_bytes());
-    assert_eq!(e.encode_utf16(&units), text.as_bytes());
+    assert_eq!(e.encode_utf16(&units), text.as_bytes(), "{level:?}");
+    // Small sizes (where a character may not fit) and some around the SIMD blocks.
+    let size = |rng: &mut Rng| match rng.below(3) {
+        0 => rng.below(6),
+        _ => rng.below(80),
+    };
     let mut out = Vec::new();
     let mut pos = 0;
-    while pos < text.len() {
-        let n = rng.below(6);
-        let mut dst = vec![0u8; n];
+    for call in 0.. {
+        if pos == text.len() {
+            break;
+        }
+        let n = size(&mut rng);
+        let sentinel = common::sentinel8(call);
+        let mut dst = vec![sentinel; n];
         let r = e.encode_into(&text[pos..], &mut dst);
         assert!(r.written <= n && text.is_char_boundary(pos + r.read));
         assert_eq!(r.read, r.written);
+        common::check_tail(&dst, r.written, sentinel)
+            .unwrap_or_else(|m| panic!("{level:?} encode_into: {m}"));
         if r.read == 0 {
             assert!(
                 text[pos..].chars().next().unwrap().len_utf8() > n,
@@ -714,11 +506,17 @@ pub fn text_encoder(data: &[u8]) {
     assert_eq!(out, text.as_bytes());
     let mut out = Vec::new();
     let mut pos = 0;
-    while pos < units.len() {
-        let n = rng.below(6);
-        let mut dst = vec![0u8; n];
+    for call in 0.. {
+        if pos == units.len() {
+            break;
+        }
+        let n = size(&mut rng);
+        let sentinel = common::sentinel8(call);
+        let mut dst = vec![sentinel; n];
         let r = e.encode_utf16_into(&units[pos..], &mut dst);
         assert!(r.written <= n && r.read <= units.len() - pos);
+        common::check_tail(&dst, r.written, sentinel)
+            .unwrap_or_else(|m| panic!("{level:?} encode_utf16_into: {m}"));
         if r.read > 0 && pos + r.read < units.len() {
             let (a, b) = (units[pos + r.read - 1], units[pos + r.read]);
             assert!(
@@ -732,7 +530,7 @@ pub fn text_encoder(data: &[u8]) {
         out.extend_from_slice(&dst[..r.written]);
         pos += r.read;
     }
-    assert_eq!(out, text.as_bytes());
+    assert_eq!(out, text.as_bytes(), "{level:?}");
 }
 
 mod detect;

@@ -729,9 +729,15 @@ impl Decoder {
 
     /// The BOM phase when the first bytes may be a BOM ("BOM sniff", which may have to wait
     /// for more input).
+    ///
+    /// "BOM sniff" only peeks at the bytes: once it is decided, the bytes of `src` that are
+    /// not part of a BOM are left unread, for the decoder to read from `src` itself, so that
+    /// an error among them counts `read` as any other error does. Only the bytes held from
+    /// earlier calls go to the restore queue.
     #[cold]
     #[inline(never)]
     fn bom_sniff(&mut self, mut buf: [u8; 3], mut len: u8, src: &[u8], last: bool) -> usize {
+        let held = len as usize;
         let mut read = 0;
         let allowed: &[&'static Encoding] = match self.options.bom {
             BomHandling::Sniff => &[crate::UTF_8, crate::UTF_16BE, crate::UTF_16LE],
@@ -758,9 +764,11 @@ impl Decoder {
                     } else {
                         0
                     };
-                    self.replay.push_front(&buf[skip..len as usize]);
+                    // Held bytes after the BOM (none: a BOM found is longer than what was held
+                    // undecided), then the BOM bytes taken from `src`.
+                    self.replay.push_front(&buf[skip.min(held)..held]);
                     self.bom = BomState::Done;
-                    return read;
+                    return skip.saturating_sub(held);
                 }
             }
         }

@@ -1164,3 +1164,60 @@ fn encode_hooks_on_long_text_match_encoding_rs() {
     }
     f.finish();
 }
+
+// ------------------------------------------------------------------------------------------------
+// Error positions after the beginning of a BOM, in every BOM handling
+// ------------------------------------------------------------------------------------------------
+
+/// Every encoding, every BOM handling: inputs that begin like a UTF-8, UTF-16BE or UTF-16LE
+/// BOM (whole or not) followed by every byte, and by every byte then a few others. Fatal-mode
+/// error positions (DecodeError.read plus the offset of the call) and the output before each
+/// error are compared with the spec transcription's and encoding_rs's (tests/common), in one
+/// call, byte by byte, and with the first one to three bytes in a call of their own; every
+/// dst is sentinel-filled and must be untouched past `written`.
+fn bom_prefix_positions(encs: &[&'static Encoding]) {
+    let mut f = Failures::new("error positions after the beginning of a BOM");
+    const PREFIXES: [&[u8]; 7] = [
+        b"\xEF",
+        b"\xEF\xBB",
+        b"\xEF\xBB\xBF",
+        b"\xFE",
+        b"\xFF",
+        b"\xFE\xFF",
+        b"\xFF\xFE",
+    ];
+    const THIRD: [u8; 6] = [0x00, 0x41, 0x80, 0xBF, 0xEF, 0xFF];
+    let boms = [BomHandling::Sniff, BomHandling::Strip, BomHandling::Keep];
+    let mut src = Vec::new();
+    for &enc in encs {
+        for prefix in PREFIXES {
+            for b in 0..=255u8 {
+                for c in std::iter::once(None).chain(THIRD.iter().copied().map(Some)) {
+                    src.clear();
+                    src.extend_from_slice(prefix);
+                    src.push(b);
+                    src.extend(c);
+                    if let Err(e) = common::check_decode_positions(enc, &src, &boms) {
+                        f.push(e);
+                    }
+                }
+            }
+        }
+    }
+    f.finish();
+}
+
+/// Half of the encodings (every other one of `Encoding::all()`, from `k`).
+fn half(k: usize) -> Vec<&'static Encoding> {
+    Encoding::all().iter().copied().skip(k).step_by(2).collect()
+}
+
+#[test]
+fn bom_prefix_positions_1() {
+    bom_prefix_positions(&half(0));
+}
+
+#[test]
+fn bom_prefix_positions_2() {
+    bom_prefix_positions(&half(1));
+}

@@ -463,13 +463,17 @@ pub(crate) fn utf8_run(
     }
     // Eight steps (an ASCII byte or a two-byte sequence) at a time while there are 16 bytes
     // of input and room for eight steps, with one bounds check per eight. A two-byte
-    // sequence is one load and one 4-byte store (the fourth byte is overwritten next, or is
-    // beyond what is reported written).
-    while let (Some(s), Some(d)) = (
-        src.get(i..).and_then(|s| s.first_chunk::<16>()),
-        dst.get_mut(w..)
-            .and_then(|d| d.first_chunk_mut::<{ 7 * 3 + 4 }>()),
-    ) {
+    // sequence is one load and one 4-byte store (the fourth byte is overwritten next, or put
+    // back before returning).
+    let mut ring = crate::simd::spill::Ring::<u8>::new();
+    let mut spill = crate::simd::Spill::new(w, &mut ring);
+    const STEPS8: usize = 7 * 3 + 4;
+    while let Some(s) = src.get(i..).and_then(|s| s.first_chunk::<16>()) {
+        if dst.len() < w + STEPS8 {
+            break;
+        }
+        spill.cover(dst, w, w + STEPS8);
+        let d: &mut [u8; STEPS8] = (&mut dst[w..w + STEPS8]).try_into().unwrap();
         let (mut p, mut o) = (0, 0);
         let mut k = 0;
         while k < 8 {
@@ -492,6 +496,7 @@ pub(crate) fn utf8_run(
         i += p;
         w += o;
         if k < 8 {
+            spill.restore(dst, w);
             return (i, w);
         }
         if p == 8 {
@@ -511,11 +516,11 @@ pub(crate) fn utf8_run(
                 continue;
             }
         }
-        let Some(d) = dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()) else {
+        if dst.len() < w + 4 {
             break;
-        };
+        }
         if b < 0x80 {
-            d[0] = b;
+            dst[w] = b;
             w += 1;
             i += 1;
             continue;
@@ -527,10 +532,12 @@ pub(crate) fn utf8_run(
         if e == 0 {
             break;
         }
-        *d = e.to_le_bytes();
+        spill.cover(dst, w, w + 4);
+        dst[w..w + 4].copy_from_slice(&e.to_le_bytes());
         w += (e >> 30) as usize;
         i += 2;
     }
+    spill.restore(dst, w);
     (i, w)
 }
 
@@ -557,9 +564,8 @@ impl Out for Utf8Out<'_> {
         if e == 0 {
             return false;
         }
-        // One 4-byte store (room4() was checked); the fourth byte is overwritten next.
-        self.dst[self.w..self.w + 4].copy_from_slice(&e.to_le_bytes());
-        self.w += (e >> 30) as usize;
+        // Two or three bytes (room4() was checked).
+        self.w += super::put_pair_utf8(self.dst, self.w, e);
         true
     }
     #[inline(always)]
@@ -568,12 +574,11 @@ impl Out for Utf8Out<'_> {
         let w = self.w;
         let cp = cp as u32;
         if cp >= 0x800 {
-            // One 4-byte store (room4() was checked); the fourth byte is overwritten next.
-            self.dst[w..w + 4].copy_from_slice(&[
+            // room4() was checked.
+            self.dst[w..w + 3].copy_from_slice(&[
                 0xE0 | (cp >> 12) as u8,
                 0x80 | ((cp >> 6) & 0x3F) as u8,
                 0x80 | (cp & 0x3F) as u8,
-                0,
             ]);
             self.w = w + 3;
         } else {

@@ -176,16 +176,63 @@ fn tail16(src: &[u8], i: usize) -> Option<([u8; 16], usize)> {
 }
 
 /// Copies the ASCII prefix of `src[i..]`, the last fewer than sixteen bytes of a `src` of
-/// at least sixteen, to the start of `dst` if it has room for sixteen bytes (which may all be
-/// written); returns the prefix's length (0 when there is nothing to do). For the end of
-/// short inputs, instead of a step per byte.
+/// at least sixteen, to the start of `dst` if it has room for sixteen bytes (nothing after
+/// the prefix is written); returns the prefix's length (0 when there is nothing to do). For
+/// the end of short inputs, instead of a step per byte.
 #[inline(always)]
 pub(crate) fn ascii_tail_to_utf8(src: &[u8], i: usize, dst: &mut [u8]) -> usize {
     match (tail16(src, i), dst.first_chunk_mut::<16>()) {
         (Some((block, ascii)), Some(out)) => {
-            *out = block;
+            copy_prefix16(&block, out, ascii);
             ascii
         }
         _ => 0,
+    }
+}
+
+/// Writes the UTF-8 bytes of a table entry `e` (its one to three bytes, then the length in
+/// the top byte) at `dst[o..]`, which has room for them, and nothing else; returns the length.
+#[inline(always)]
+pub(crate) fn put_utf8(dst: &mut [u8], o: usize, e: u32) -> usize {
+    let len = (e >> 24) as usize;
+    let b = e.to_le_bytes();
+    // Three stores at o, o + 1 and o + 2, each moved back onto the last byte when the
+    // character is shorter: no branch on the length.
+    let (one, last) = ((len > 1) as usize, len.max(1) - 1);
+    dst[o] = b[0];
+    dst[o + one] = b[one];
+    dst[o + last] = b[last & 3];
+    len
+}
+
+/// Writes the UTF-8 bytes of a pair table entry `e` (two or three bytes, then the length in
+/// the top two bits) at `dst[o..]`, which has room for them, and nothing else; returns the
+/// length.
+#[inline(always)]
+pub(crate) fn put_pair_utf8(dst: &mut [u8], o: usize, e: u32) -> usize {
+    let len = (e >> 30) as usize;
+    let b = e.to_le_bytes();
+    // The third store is moved back onto the second for two bytes: no branch on the length.
+    dst[o] = b[0];
+    dst[o + 1] = b[1];
+    dst[o + len - 1] = b[(len - 1) & 3];
+    len
+}
+
+/// Copies the first `n` (at most 16) bytes of `src` to `dst`, and nothing else, with two
+/// fixed-size moves that overlap (no call to `memcpy`, whose size dispatch costs more).
+#[inline(always)]
+pub(crate) fn copy_prefix16(src: &[u8; 16], dst: &mut [u8; 16], n: usize) {
+    if n >= 8 {
+        let n = n.min(16);
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..n]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..n]);
+    } else {
+        for (d, &b) in dst.iter_mut().zip(&src[..n]) {
+            *d = b;
+        }
     }
 }

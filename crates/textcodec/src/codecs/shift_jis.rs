@@ -135,12 +135,10 @@ impl DecodeHandler for ShiftJisDecoder {
                     Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u32,
                     _ => break,
                 };
-                let Some(d) = dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<4>()) else {
+                if dst.len() < w + 4 {
                     break;
-                };
-                let e = utf8_pair_entry(cp);
-                *d = e.to_le_bytes();
-                w += (e >> 30) as usize;
+                }
+                w += super::put_pair_utf8(dst, w, utf8_pair_entry(cp));
                 i += 1;
             }
             *pos = w;

@@ -291,6 +291,9 @@ impl SingleByteDecoder {
 const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// Decodes to UTF-8 through the packed table; returns the bytes read.
+///
+/// The blocks are copied whole and each character of the table written with a four-byte
+/// store; what those stores write past the output is put back before returning.
 #[inline(always)]
 fn run_utf8(
     table: &[u32; 256],
@@ -301,16 +304,18 @@ fn run_utf8(
 ) -> usize {
     let mut i = 0;
     let mut o = *pos;
+    let mut ring = crate::simd::spill::Ring::<u8>::new();
+    let mut spill = crate::simd::Spill::new(o, &mut ring);
+    // Whether the blocks stopped at a byte without a code point.
+    let mut unmapped = false;
     // Blocks of 16 bytes while the output has room for an ASCII prefix of up to 15 bytes and
     // then the worst case of 16 bytes through the table: 3 bytes each and a 4-byte store for
     // the last, at an offset kept below 64 (84 = 16 + 68).
-    while i + 16 <= src.len() && o + 84 <= dst.len() {
+    'blocks: while i + 16 <= src.len() && o + 84 <= dst.len() {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
         let mask = crate::simd::non_ascii_mask16(block);
-        // The whole block is copied: its ASCII prefix is what counts, the rest is written
-        // over below.
-        dst[o..o + 16].copy_from_slice(block);
         if mask == 0 {
+            dst[o..o + 16].copy_from_slice(block);
             i += 16;
             o += 16;
             if i + 32 <= src.len() {
@@ -326,6 +331,10 @@ fn run_utf8(
             }
             continue;
         }
+        // The whole block is copied: its ASCII prefix is what counts, the rest is written
+        // over below (or put back).
+        spill.cover(dst, o, o + 16);
+        dst[o..o + 16].copy_from_slice(block);
         // Skip the ASCII prefix: `src[i]` is now the first byte that is not ASCII.
         let k = mask.trailing_zeros() as usize;
         i += k;
@@ -334,9 +343,10 @@ fn run_utf8(
             // A letter among ASCII (Latin text, or a short word): one lookup, then blocks.
             let e = table[src[i] as usize];
             if e == 0 {
-                *pos = o;
-                return i;
+                unmapped = true;
+                break 'blocks;
             }
+            spill.cover(dst, o, o + 4);
             dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
             o += (e >> 24) as usize;
             i += 1;
@@ -355,13 +365,17 @@ fn run_utf8(
                 }
             }
             let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
+            // At most 3 * 15 + 4 bytes are stored.
+            spill.cover(dst, o, o + 49);
             let out: &mut [u8; 68] = (&mut dst[o..o + 68]).try_into().unwrap();
             let mut w = 0;
             for (k, &b) in block.iter().enumerate() {
                 let e = table[b as usize];
                 if e == 0 {
-                    *pos = o + w;
-                    return i + k;
+                    i += k;
+                    o += w;
+                    unmapped = true;
+                    break 'blocks;
                 }
                 out[w..w + 4].copy_from_slice(&e.to_le_bytes());
                 // At most 3 * 16 = 48: the mask changes nothing but bounds the offset.
@@ -374,6 +388,11 @@ fn run_utf8(
             }
         }
     }
+    spill.restore(dst, o);
+    if unmapped {
+        *pos = o;
+        return i;
+    }
     // The ASCII prefix of the last fewer than sixteen bytes at once.
     let k = super::ascii_tail_to_utf8(src, i, &mut dst[o..]);
     i += k;
@@ -384,14 +403,7 @@ fn run_utf8(
         if e == 0 || o + len > dst.len() {
             break;
         }
-        if let Some(out) = dst.get_mut(o..o + 4) {
-            // A fixed-size store; the byte after the character is overwritten next.
-            out.copy_from_slice(&e.to_le_bytes());
-        } else {
-            for (k, &b) in e.to_le_bytes()[..len].iter().enumerate() {
-                dst[o + k] = b;
-            }
-        }
+        super::put_utf8(dst, o, e);
         o += len;
         i += 1;
     }
@@ -444,7 +456,7 @@ fn run_utf16(
 /// One block of sixteen bytes at `i` (`i + 16 <= src.len() == dst.len()`) of
 /// [`run_utf16`]: `Ok` with where the next block starts (after it, or after a run of ASCII
 /// that follows it), or `Err` with the index of an unmapped byte (the bytes before it are
-/// written).
+/// written, and nothing from it on).
 #[inline(always)]
 fn block_utf16(
     table: &[u16; 256],
@@ -456,6 +468,8 @@ fn block_utf16(
     let n = src.len();
     let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
     let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+    // What the block is written over, put back from an unmapped byte on.
+    let saved = *out;
     // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look up
     // the others that are not ASCII.
     let mut mask = match runs {
@@ -499,6 +513,7 @@ fn block_utf16(
         let k = mask.trailing_zeros() as usize;
         let u = table[block[k] as usize];
         if u == UNMAPPED {
+            out[k..].copy_from_slice(&saved[k..]);
             return Err(i + k);
         }
         out[k] = u;
@@ -684,11 +699,17 @@ fn encode_utf8(
         r += len;
         w += 1;
     }
-    while r + 64 <= src.len() && w + 64 <= dst.len() {
+    // A block with characters that are not ASCII is copied whole, and each of them written
+    // over the copy: what the copies write past the output is put back before returning.
+    let mut ring = crate::simd::spill::Ring::<u8>::new();
+    let mut spill = crate::simd::Spill::new(w, &mut ring);
+    // Where the blocks stopped at a character the handler reports an error for.
+    let mut error = false;
+    'blocks: while r + 64 <= src.len() && w + 64 <= dst.len() {
         let block: &[u8; 32] = src[r..r + 32].try_into().unwrap();
         let (high, leads) = crate::simd::utf8_masks32(block);
-        dst[w..w + 32].copy_from_slice(block);
         if high == 0 {
+            dst[w..w + 32].copy_from_slice(block);
             r += 32;
             w += 32;
             let next: &[u8; 32] = src[r..r + 32].try_into().unwrap();
@@ -702,6 +723,9 @@ fn encode_utf8(
             }
             continue;
         }
+        // The copies below reach at most 64 bytes past `w`.
+        spill.cover(dst, w, w + 64);
+        dst[w..w + 32].copy_from_slice(block);
         if leads & (leads >> 2) & (leads >> 4) != 0 {
             // Three two-byte characters in a row (or closer): a non-Latin script.
             let end = r + 32;
@@ -714,7 +738,8 @@ fn encode_utf8(
                     continue;
                 }
                 let Some((out, len)) = encode_one(t, src, r) else {
-                    return (r, w);
+                    error = true;
+                    break 'blocks;
                 };
                 dst[w] = out;
                 r += len;
@@ -739,13 +764,19 @@ fn encode_utf8(
                 // A two-byte character: the direct table.
                 let cp = ((lead as usize & 0x1F) << 6) | (win[(i + 1) & 63] as usize & 0x3F);
                 match t.low[cp] {
-                    0 => return (r + i, w + o),
+                    0 => {
+                        (r, w) = (r + i, w + o);
+                        error = true;
+                        break 'blocks;
+                    }
                     b => out[o & 31] = b,
                 }
                 i += 2;
             } else {
                 let Some((b, len)) = encode_one(t, src, r + i) else {
-                    return (r + i, w + o);
+                    (r, w) = (r + i, w + o);
+                    error = true;
+                    break 'blocks;
                 };
                 out[o & 31] = b;
                 i += len;
@@ -765,6 +796,10 @@ fn encode_utf8(
         }
         r += i;
         w += o;
+    }
+    spill.restore(dst, w);
+    if error {
+        return (r, w);
     }
     // The last bytes (fewer than 64, or too little room for a block).
     let (k, j) = encode_utf8_chars(t, &src[r..], &mut dst[w..]);
@@ -831,6 +866,8 @@ impl EncodeHandler for SingleByteEncoder {
                 }
             }
             let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
+            // What the eight are written over, put back if they are not all encoded.
+            let saved = *out;
             // All eight through the direct table, checked once: every unit below U+0800 and
             // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
             let mut all = 0;
@@ -846,6 +883,7 @@ impl EncodeHandler for SingleByteEncoder {
                 i += 8;
                 continue;
             }
+            *out = saved;
             for &u in chunk {
                 match one(u) {
                     Some(b) => dst[i] = b,

@@ -105,7 +105,7 @@ fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
                     }
                     scalar_until = i + 16;
                 }
-                for (d, &b) in dst[o..o + 16].iter_mut().zip(&block) {
+                for (d, &b) in dst[o..o + k].iter_mut().zip(&block) {
                     *d = b as u16;
                 }
                 i += k;

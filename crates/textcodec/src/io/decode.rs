@@ -391,10 +391,15 @@ impl DecodeCore {
         }
         let src = &self.input[self.in_start..self.in_end];
         let fed = if self.eof {
-            // All the rest: what it leaves in the decoder is flushed next.
-            match self.decoder.decode_to_utf8(src, &mut self.output, false) {
+            // All the rest, as the end of the stream (`last`): an error among bytes the
+            // decoder holds (the beginning of a BOM, an escape sequence cut short) is counted
+            // in this call's `read`, not after bytes counted as read already.
+            match self.decoder.decode_to_utf8(src, &mut self.output, true) {
                 Ok(p) => {
                     self.out_end = p.written;
+                    if p.status == Status::InputEmpty {
+                        self.finished = true;
+                    }
                     Fed::Progress {
                         read: p.read,
                         full: true,

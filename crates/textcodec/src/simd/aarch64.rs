@@ -262,8 +262,9 @@ pub(crate) fn copy_valid_utf8_neon(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_neon() || dst.len() < src.len() {
         return scalar::copy_valid_utf8(src, dst);
     }
+    let mut tail = 0u32;
     // SAFETY: NEON is present and `dst` is at least as long as `src`.
-    let checked = unsafe { validate_blocks_neon(src, dst) };
+    let checked = unsafe { validate_blocks_neon(src, dst, &mut tail) };
     // Everything before `checked` is valid except, possibly, an incomplete last character:
     // restart at the last character boundary.
     let mut b = checked;
@@ -274,6 +275,12 @@ pub(crate) fn copy_valid_utf8_neon(src: &[u8], dst: &mut [u8]) -> usize {
             }
             break;
         }
+    }
+    if b < checked {
+        // The last block copied ends inside a character, which may not be complete: its
+        // bytes there are put back (the last block's last four bytes were kept in `tail`).
+        let kept = tail.to_le_bytes();
+        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
     }
     b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
 }
@@ -313,9 +320,11 @@ const INCOMPLETE_MAX: [u8; 16] = {
     max
 };
 
-/// Validates and copies whole 16-byte blocks; returns the length of the blocks that passed.
+/// Validates and copies whole 16-byte blocks; returns the length of the blocks that passed,
+/// which is where the last block copied ends; `tail` keeps the four bytes of `dst` that block
+/// overwrote last (to put back if it ends inside a character that is not complete).
 #[target_feature(enable = "neon")]
-unsafe fn validate_blocks_neon(src: &[u8], dst: &mut [u8]) -> usize {
+unsafe fn validate_blocks_neon(src: &[u8], dst: &mut [u8], tail: &mut u32) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
@@ -345,6 +354,7 @@ unsafe fn validate_blocks_neon(src: &[u8], dst: &mut [u8]) -> usize {
         prev_incomplete = vqsubq_u8(b, incomplete_max);
         // SAFETY: as for the loads.
         unsafe {
+            *tail = core::ptr::read_unaligned(d.add(i + 28) as *const u32);
             vst1q_u8(d.add(i), a);
             vst1q_u8(d.add(i + 16), b);
         }
@@ -369,11 +379,101 @@ unsafe fn validate_blocks_neon(src: &[u8], dst: &mut [u8]) -> usize {
             prev_incomplete = vqsubq_u8(input, incomplete_max);
         }
         // SAFETY: as for the load above.
-        unsafe { vst1q_u8(d.add(i), input) };
+        unsafe {
+            *tail = core::ptr::read_unaligned(d.add(i + 12) as *const u32);
+            vst1q_u8(d.add(i), input);
+        }
         prev_input = input;
         i += 16;
     }
     i
+}
+
+/// The caller's 16 bytes at the end of a kernel's output (`v`, at byte `at` of it), which the
+/// kernel's compacting stores may write over (they write 16 bytes and count the first few),
+/// put back when the kernel returns: so the kernel writes nothing past its output.
+///
+/// Before each block's stores the kernel advances it to where the block's output will end;
+/// the block's stores must start at or before that end and write at most 16 bytes past it
+/// (or output only). The bytes before the old `at + 16` come from those kept (what is there
+/// may be a store's), the others from the destination, where nothing has been stored yet.
+#[derive(Clone, Copy)]
+struct Ahead {
+    v: uint8x16_t,
+    at: usize,
+}
+
+/// Per shift `k` (0 to 16), at `k`: the table that moves the first `k` bytes of a vector to
+/// its last `k` places (zeros before them, out-of-range indices giving zero).
+static ALIGN_HIGH: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[16 + k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+impl Ahead {
+    /// For a kernel whose output starts at `d`.
+    ///
+    /// # Safety
+    /// NEON must be present; the 16 bytes at `d` readable.
+    #[inline]
+    #[target_feature(enable = "neon")]
+    unsafe fn new(d: *const u8) -> Ahead {
+        // SAFETY: the caller's contract; no alignment requirement.
+        let v = unsafe { vld1q_u8(d) };
+        Ahead { v, at: 0 }
+    }
+
+    /// Before stores whose output ends at byte `end` (not before `at`).
+    ///
+    /// # Safety
+    /// NEON must be present; the 16 bytes at `d + end` and at `d + at + 16` readable.
+    #[inline]
+    #[target_feature(enable = "neon")]
+    unsafe fn advance(&mut self, d: *const u8, end: usize) {
+        let k = end - self.at;
+        // SAFETY: the caller's contract; no alignment requirement (16 bytes of the tables at
+        // `k < 16` are within them).
+        self.v = unsafe {
+            if k >= 16 {
+                vld1q_u8(d.add(end))
+            } else {
+                let next = vld1q_u8(d.add(self.at + 16));
+                vorrq_u8(
+                    vqtbl1q_u8(self.v, vld1q_u8(TAIL_SHIFT.as_ptr().add(k))),
+                    vqtbl1q_u8(next, vld1q_u8(ALIGN_HIGH.as_ptr().add(k))),
+                )
+            }
+        };
+        self.at = end;
+    }
+
+    /// After the bytes were put back and output stored up to `end` (nothing past it).
+    ///
+    /// # Safety
+    /// NEON must be present; the 16 bytes at `d + end` readable.
+    #[inline]
+    #[target_feature(enable = "neon")]
+    unsafe fn renew(&mut self, d: *const u8, end: usize) {
+        // SAFETY: the caller's contract.
+        self.v = unsafe { vld1q_u8(d.add(end)) };
+        self.at = end;
+    }
+
+    /// Puts the bytes back.
+    ///
+    /// # Safety
+    /// NEON must be present; the 16 bytes at `d + at` writable.
+    #[inline]
+    #[target_feature(enable = "neon")]
+    unsafe fn restore(&self, d: *mut u8) {
+        // SAFETY: the caller's contract.
+        unsafe { vst1q_u8(d.add(self.at), self.v) };
+    }
 }
 
 /// Four code units (in 32-bit lanes, none a surrogate) as UTF-8, each lane holding its one to
@@ -406,7 +506,8 @@ fn utf8_lanes(u: uint32x4_t) -> (uint8x16_t, &'static Pack) {
 
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
 /// surrogates (NEON); returns (bytes read, bytes written). Stops at a block with a surrogate
-/// or when `dst` has fewer than 32 bytes of room; the last fewer than eight units of a `src`
+/// or when `dst` has fewer than 48 bytes of room (32 for the output of a block, 16 for what
+/// its stores write past it, put back); the last fewer than eight units of a `src`
 /// of at least sixteen bytes are converted too (by a load of the sixteen bytes before their
 /// end) unless one of them is a surrogate.
 #[inline]
@@ -428,7 +529,13 @@ unsafe fn utf16_bytes_to_utf8_neon_impl<const BE: bool>(
 ) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (mut i, mut o) = (0usize, 0usize);
-    while i + 16 <= src.len() && o + 32 <= dst.len() {
+    let room = dst.len().saturating_sub(16);
+    if room < 32 {
+        return (0, 0);
+    }
+    // SAFETY: dst has at least 48 bytes.
+    let mut ahead = unsafe { Ahead::new(d) };
+    while i + 16 <= src.len() && o + 32 <= room {
         // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; no alignment requirement.
         let mut v = unsafe { vld1q_u8(s.add(i)) };
         if BE {
@@ -442,27 +549,33 @@ unsafe fn utf16_bytes_to_utf8_neon_impl<const BE: bool>(
         }
         if vmaxvq_u16(u) < 0x80 {
             // ASCII: narrow as long as it lasts (at least these eight units).
-            let k = narrow_utf16_bytes_neon::<BE>(&src[i..], &mut dst[o..]);
+            // SAFETY: the kept bytes are within dst.
+            unsafe { ahead.restore(d) };
+            let k = narrow_utf16_bytes_neon::<BE>(&src[i..], &mut dst[o..room]);
             i += 2 * k;
             o += k;
+            // SAFETY: o <= room.
+            unsafe { ahead.renew(d, o) };
             continue;
         }
         let (lo, lo_pack) = utf8_lanes(vmovl_u16(vget_low_u16(u)));
         let (hi, hi_pack) = utf8_lanes(vmovl_high_u16(u));
-        // SAFETY: the shuffles are 16 readable bytes; o + 32 <= dst.len() and a pack keeps at
-        // most 12 bytes, so both 16-byte stores are in bounds; no alignment requirement.
+        let (l, h) = (lo_pack.len as usize, hi_pack.len as usize);
+        // SAFETY: the shuffles are 16 readable bytes; o + 32 <= room and a pack keeps at most
+        // 12 bytes, so both 16-byte stores are in bounds (and end at most 12 bytes past the
+        // output); no alignment requirement.
         unsafe {
+            ahead.advance(d, o + l + h);
             vst1q_u8(d.add(o), vqtbl1q_u8(lo, table(&lo_pack.shuffle)));
-            o += lo_pack.len as usize;
-            vst1q_u8(d.add(o), vqtbl1q_u8(hi, table(&hi_pack.shuffle)));
-            o += hi_pack.len as usize;
+            vst1q_u8(d.add(o + l), vqtbl1q_u8(hi, table(&hi_pack.shuffle)));
         }
+        o += l + h;
         i += 16;
     }
     // Fewer than eight whole units left: loaded as the last sixteen bytes before their end,
     // moved to the front (zero units after them, each one byte of output to leave out).
     let r = (src.len() - i) / 2;
-    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= dst.len() {
+    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= room {
         // SAFETY: 16 <= i + 2r <= src.len(): the 16 bytes before i + 2r are readable; r < 8,
         // so the 16 bytes of TAIL_SHIFT at 16 - 2r are in bounds; no alignment requirement.
         let mut v = unsafe {
@@ -479,17 +592,29 @@ unsafe fn utf16_bytes_to_utf8_neon_impl<const BE: bool>(
         if vmaxvq_u16(sur) == 0 {
             let (lo, lo_pack) = utf8_lanes(vmovl_u16(vget_low_u16(u)));
             let (hi, hi_pack) = utf8_lanes(vmovl_high_u16(u));
-            // SAFETY: o + 32 <= dst.len() and a pack keeps at most 12 bytes, so both 16-byte
-            // stores are in bounds; no alignment requirement.
+            // Into a buffer (the zero units' bytes end it), then the bytes that count.
+            let mut buf = [0u8; 32];
+            let w = lo_pack.len as usize;
+            // SAFETY: a pack keeps at most 12 bytes, so both 16-byte stores are within `buf`.
             unsafe {
-                vst1q_u8(d.add(o), vqtbl1q_u8(lo, table(&lo_pack.shuffle)));
-                let w = lo_pack.len as usize;
-                vst1q_u8(d.add(o + w), vqtbl1q_u8(hi, table(&hi_pack.shuffle)));
-                o += w + hi_pack.len as usize - (8 - r);
+                vst1q_u8(buf.as_mut_ptr(), vqtbl1q_u8(lo, table(&lo_pack.shuffle)));
+                vst1q_u8(
+                    buf.as_mut_ptr().add(w),
+                    vqtbl1q_u8(hi, table(&hi_pack.shuffle)),
+                );
             }
+            let w = w + hi_pack.len as usize - (8 - r);
+            // SAFETY: the kept bytes are within dst.
+            unsafe { ahead.restore(d) };
+            dst[o..o + w].copy_from_slice(&buf[..w]);
+            o += w;
             i += 2 * r;
+            // SAFETY: o <= room.
+            unsafe { ahead.renew(d, o) };
         }
     }
+    // SAFETY: the kept bytes are within dst.
+    unsafe { ahead.restore(d) };
     (i, o)
 }
 
@@ -497,7 +622,8 @@ unsafe fn utf16_bytes_to_utf8_neon_impl<const BE: bool>(
 /// characters that the spec's UTF-8 decoder accepts (NEON); returns (bytes read, units
 /// written). `src` must start at a character boundary. Stops, leaving the rest to the caller,
 /// at a block holding anything else (a four-byte sequence, an error), when fewer than 16 input
-/// bytes remain, or when `dst` has fewer than 16 units of room.
+/// bytes remain, or when `dst` has fewer than 24 units of room (16 for the output of a block,
+/// 8 for what its stores write past it, put back).
 #[inline]
 pub(crate) fn utf8_to_utf16_neon(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     if !has_neon() {
@@ -538,13 +664,21 @@ fn utf16_values(
 unsafe fn utf8_to_utf16_neon_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (mut i, mut o) = (0usize, 0usize);
-    while i + 16 <= src.len() && o + 16 <= dst.len() {
+    let room = dst.len().saturating_sub(8);
+    if room < 16 {
+        return (0, 0);
+    }
+    let base = d as *mut u8;
+    // SAFETY: dst has at least 24 units.
+    let mut ahead = unsafe { Ahead::new(base) };
+    while i + 16 <= src.len() && o + 16 <= room {
         // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; no alignment requirement.
         let b = unsafe { vld1q_u8(s.add(i)) };
         if vmaxvq_u8(b) < 0x80 {
             // Sixteen ASCII bytes.
-            // SAFETY: o + 16 <= dst.len(): 16 units at o are writable.
+            // SAFETY: o + 16 <= room: 16 units at o are writable, and 8 after them readable.
             unsafe {
+                ahead.advance(base, 2 * (o + 16));
                 vst1q_u16(d.add(o), vmovl_u8(vget_low_u8(b)));
                 vst1q_u16(d.add(o + 8), vmovl_high_u8(b));
             }
@@ -609,18 +743,21 @@ unsafe fn utf8_to_utf16_neon_impl(src: &[u8], dst: &mut [u16]) -> (usize, usize)
         let drop = c | (0xFFFF & !((1u32 << end) - 1));
         let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
         let hi = &KEEP_U16_LANES[(drop >> 8) as usize];
-        // SAFETY: the shuffles are 16 readable bytes; o + 16 <= dst.len() and a pack keeps at
-        // most 8 units, so both 8-unit (16-byte) stores are in bounds; `d` is a `*mut u16`,
-        // so the `vst1q_u16` stores are naturally aligned.
+        let (l, h) = (lo.len as usize, hi.len as usize);
+        // SAFETY: the shuffles are 16 readable bytes; o + 16 <= room and a pack keeps at most 8
+        // units, so both 8-unit (16-byte) stores are in bounds (and end at most 8 units past
+        // the output); `d` is a `*mut u16`, so the `vst1q_u16` stores are naturally aligned.
         unsafe {
+            ahead.advance(base, 2 * (o + l + h));
             let packed_lo = vqtbl1q_u8(values_lo, table(&lo.shuffle));
             vst1q_u16(d.add(o), vreinterpretq_u16_u8(packed_lo));
-            o += lo.len as usize;
             let packed_hi = vqtbl1q_u8(values_hi, table(&hi.shuffle));
-            vst1q_u16(d.add(o), vreinterpretq_u16_u8(packed_hi));
-            o += hi.len as usize;
+            vst1q_u16(d.add(o + l), vreinterpretq_u16_u8(packed_hi));
         }
+        o += l + h;
         i += end;
     }
+    // SAFETY: the kept bytes are within dst.
+    unsafe { ahead.restore(base) };
     (i, o)
 }

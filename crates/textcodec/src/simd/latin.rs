@@ -103,8 +103,8 @@ pub(crate) fn utf8_masks32(block: &[u8; 32]) -> (u32, u32) {
 /// U+0800, 0 for none) says, over ASCII and two-byte characters, in blocks of 32 bytes while
 /// 64 bytes of input and of output remain; returns (bytes read, bytes written), stopping at a
 /// character boundary: before a character of three bytes or more, a two-byte character `low`
-/// does not map, or where fewer than 64 bytes of input or of output remain. Bytes of `dst`
-/// after those written may be overwritten. `None` where the level has no kernel (scalar, NEON).
+/// does not map, or where fewer than 64 bytes of input or of output remain. Nothing after the
+/// bytes written is modified. `None` where the level has no kernel (scalar, NEON).
 #[inline(always)]
 pub(crate) fn encode_utf8_low(
     src: &[u8],
@@ -156,6 +156,35 @@ pub(crate) mod x86k {
         unsafe { kernel::<true>(src, dst, low) }
     }
 
+    /// The masks of the bytes at or above 0x80 and 0xC0 among the 32 bytes at `s`.
+    ///
+    /// # Safety
+    /// 32 bytes readable at `s`; AVX2 enabled if `AVX`.
+    #[inline(always)]
+    unsafe fn masks32<const AVX: bool>(s: *const u8) -> (u32, u32) {
+        // SAFETY: the caller's contract; unaligned loads.
+        unsafe {
+            if AVX {
+                let v = _mm256_loadu_si256(s as *const __m256i);
+                // Bit 6 moved up to bit 7 by adding each byte to itself.
+                let l = _mm256_and_si256(v, _mm256_add_epi8(v, v));
+                (
+                    _mm256_movemask_epi8(v) as u32,
+                    _mm256_movemask_epi8(l) as u32,
+                )
+            } else {
+                let a = _mm_loadu_si128(s as *const __m128i);
+                let b = _mm_loadu_si128(s.add(16) as *const __m128i);
+                let la = _mm_and_si128(a, _mm_add_epi8(a, a));
+                let lb = _mm_and_si128(b, _mm_add_epi8(b, b));
+                (
+                    _mm_movemask_epi8(a) as u32 | (_mm_movemask_epi8(b) as u32) << 16,
+                    _mm_movemask_epi8(la) as u32 | (_mm_movemask_epi8(lb) as u32) << 16,
+                )
+            }
+        }
+    }
+
     /// 32 bytes at `s` stored at `d`; returns the masks of bytes at or above 0x80 and 0xC0.
     ///
     /// # Safety
@@ -200,18 +229,30 @@ pub(crate) mod x86k {
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
         let mut r = 0;
         let mut w = 0;
+        // The block is copied whole, and each character written over the copy: what the
+        // copies write past the output (at most 32 bytes past it) is put back before
+        // returning.
+        let mut ring = crate::simd::spill::Ring::<u8>::new();
+        let mut spill = crate::simd::Spill::new(0, &mut ring);
         // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
         // body; every character read below starts before `r + 32`, so its two bytes are
         // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
         // before `n`, and every position written to (`o <= w + 32`, one byte per character
         // of at least one) has 32 before `m`.
         while r + 64 <= n && w + 64 <= m {
-            // SAFETY: r + 32 <= n, w + 32 <= m.
-            let (high, leads) = unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
+            // SAFETY: r + 32 <= n.
+            let (high, leads) = unsafe { masks32::<AVX>(s.add(r)) };
             if high == 0 {
+                // SAFETY: r + 32 <= n, w + 32 <= m.
+                unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
                 r += 32;
                 w += 32;
                 continue;
+            }
+            // SAFETY: the m bytes at d are dst's; w + 32 <= m; r + 32 <= n.
+            unsafe {
+                spill.cover_raw(d, m, w, w + 32);
+                copy32::<AVX>(s.add(r), d.add(w));
             }
             // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
             // empty; between two leads, and after the last up to `r + 32`, all is ASCII: the
@@ -223,8 +264,11 @@ pub(crate) mod x86k {
                 let p = r + lm.trailing_zeros() as usize;
                 if p > i {
                     if i > r {
-                        // SAFETY: i < p < r + 32 and o <= w + 32.
-                        unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
+                        // SAFETY: i < p < r + 32 and o <= w + 32; the m bytes at d are dst's.
+                        unsafe {
+                            spill.cover_raw(d, m, o, o + 32);
+                            copy32::<AVX>(s.add(i), d.add(o));
+                        }
                     }
                     o += p - i;
                     i = p;
@@ -232,12 +276,11 @@ pub(crate) mod x86k {
                 // SAFETY: i < r + 32 (a lead of the block): i + 1 < n; o <= w + 31 < m.
                 unsafe {
                     let b = *s.add(i);
-                    if b >= 0xE0 {
-                        return (i, o);
-                    }
                     let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
                     let out = low[cp & 0x7FF];
-                    if out == 0 {
+                    if b >= 0xE0 || out == 0 {
+                        // The m bytes at d are dst's.
+                        spill.restore_raw(d, m, o);
                         return (i, o);
                     }
                     *d.add(o) = out;
@@ -250,14 +293,19 @@ pub(crate) mod x86k {
                 }
             }
             if i < r + 32 {
-                // SAFETY: i < r + 32, o <= w + 32.
-                unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
+                // SAFETY: i < r + 32, o <= w + 32; the m bytes at d are dst's.
+                unsafe {
+                    spill.cover_raw(d, m, o, o + 32);
+                    copy32::<AVX>(s.add(i), d.add(o));
+                }
                 o += r + 32 - i;
                 i = r + 32;
             }
             r = i;
             w = o;
         }
+        // SAFETY: the m bytes at d are dst's.
+        unsafe { spill.restore_raw(d, m, w) };
         (r, w)
     }
 }

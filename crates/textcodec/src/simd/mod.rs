@@ -533,6 +533,9 @@ pub(crate) mod aarch64;
 pub(crate) mod latin;
 pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
+pub(crate) mod spill;
+pub(crate) use spill::Spill;
+
 mod text;
 #[cfg(feature = "std")]
 pub(crate) use text::valid_prefix;
@@ -820,22 +823,36 @@ mod tests {
                 let src = &b[start..];
                 let want = scalar::copy_ascii_to_ascii(src, &mut [0u8; 400]);
                 for l in all_levels() {
-                    let mut dst = [0u8; 400];
+                    // Sentinel-filled: nothing past the prefix is written.
+                    let mut dst = [0xEEu8; 400];
                     let got = copy_at(l, src, &mut dst[..src.len()]);
                     assert_eq!(got, want, "{l:?} high at {high} start {start}");
                     assert_eq!(&dst[..got], &src[..got]);
-                    let mut d16 = [0u16; 400];
+                    assert!(
+                        dst[got..].iter().all(|&b| b == 0xEE),
+                        "{l:?} copy wrote past"
+                    );
+                    let mut d16 = [0xEEEEu16; 400];
                     let got16 = widen_at(l, src, &mut d16[..src.len()]);
                     assert_eq!(got16, want, "{l:?} widen");
                     assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
+                    assert!(
+                        d16[got16..].iter().all(|&u| u == 0xEEEE),
+                        "{l:?} widen wrote past"
+                    );
                     for other in [0x80u16, 0x100, 0x7FFF, 0x8000, 0xFF80, 0xFFFF] {
                         let wide: std::vec::Vec<u16> = src
                             .iter()
                             .map(|&b| if b < 0x80 { b as u16 } else { other })
                             .collect();
+                        dst.fill(0xEE);
                         let got_n = narrow_at(l, &wide, &mut dst[..wide.len()]);
                         assert_eq!(got_n, want, "{l:?} narrow {other:#x}");
                         assert_eq!(&dst[..got_n], &src[..got_n]);
+                        assert!(
+                            dst[got_n..].iter().all(|&b| b == 0xEE),
+                            "{l:?} narrow wrote past"
+                        );
                         let le: std::vec::Vec<u8> =
                             wide.iter().flat_map(|u| u.to_le_bytes()).collect();
                         let be: std::vec::Vec<u8> =
@@ -1014,7 +1031,7 @@ mod tests {
                     .collect();
                 assert_eq!(&dst[..w], &want[..], "{start} {bytes:02X?}");
                 if bytes.len() >= 16
-                    && room >= text.len() + 16
+                    && room >= text.len() + 24
                     && valid == text.len()
                     && !text.iter().any(|&b| b >= 0xF0)
                 {

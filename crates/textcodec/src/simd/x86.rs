@@ -14,8 +14,8 @@ fn has_avx2() -> bool {
     detected_level() >= Level::Avx2
 }
 
-/// Copies the ASCII prefix of `src` to `dst` (AVX2); returns its length. Bytes of `dst` after
-/// the prefix, within `src.len()`, may be overwritten.
+/// Copies the ASCII prefix of `src` to `dst` (AVX2); returns its length. Nothing after the
+/// prefix is written.
 #[inline]
 pub(crate) fn copy_ascii_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
@@ -39,12 +39,14 @@ unsafe fn copy_ascii_avx2_impl(src: &[u8], dst: &mut [u8]) -> usize {
         // unaligned loads and stores are used.
         unsafe {
             let v = _mm256_loadu_si256(s.add(i) as *const __m256i);
-            // The whole block is stored: its ASCII prefix is what counts.
-            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
             let mask = _mm256_movemask_epi8(v) as u32;
             if mask != 0 {
-                return i + mask.trailing_zeros() as usize;
+                // The ASCII bytes before the first other one, and nothing after them.
+                let k = mask.trailing_zeros() as usize;
+                dst[i..i + k].copy_from_slice(&src[i..i + k]);
+                return i + k;
             }
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
         }
         i += 32;
     }
@@ -53,21 +55,21 @@ unsafe fn copy_ascii_avx2_impl(src: &[u8], dst: &mut [u8]) -> usize {
     }
     // The last 32 bytes, overlapping the ASCII already copied (n >= 32, the caller's contract).
     let j = n - 32;
-    // SAFETY: j + 32 = n <= dst.len(); unaligned load and store.
-    let mask = unsafe {
-        let v = _mm256_loadu_si256(s.add(j) as *const __m256i);
-        _mm256_storeu_si256(d.add(j) as *mut __m256i, v);
-        _mm256_movemask_epi8(v) as u32
-    };
-    if mask != 0 {
-        j + mask.trailing_zeros() as usize
-    } else {
-        n
+    // SAFETY: j + 32 = n <= src.len(); an unaligned load.
+    let v = unsafe { _mm256_loadu_si256(s.add(j) as *const __m256i) };
+    let mask = _mm256_movemask_epi8(v) as u32;
+    if mask == 0 {
+        // SAFETY: j + 32 = n <= dst.len(); an unaligned store (of the bytes before `i` again).
+        unsafe { _mm256_storeu_si256(d.add(j) as *mut __m256i, v) };
+        return n;
     }
+    let end = (j + mask.trailing_zeros() as usize).max(i);
+    dst[i..end].copy_from_slice(&src[i..end]);
+    end
 }
 
-/// Copies the ASCII prefix of `src` to `dst` (SSE2); returns its length. Bytes of `dst` after
-/// the prefix, within `src.len()`, may be overwritten.
+/// Copies the ASCII prefix of `src` to `dst` (SSE2); returns its length. Nothing after the
+/// prefix is written.
 #[inline]
 pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
@@ -81,11 +83,14 @@ pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
         // at i are in bounds of both slices; unaligned loads and stores are used.
         unsafe {
             let v = _mm_loadu_si128(s.add(i) as *const __m128i);
-            _mm_storeu_si128(d.add(i) as *mut __m128i, v);
             let mask = _mm_movemask_epi8(v) as u32;
             if mask != 0 {
-                return i + mask.trailing_zeros() as usize;
+                // The ASCII bytes before the first other one, and nothing after them.
+                let k = mask.trailing_zeros() as usize;
+                dst[i..i + k].copy_from_slice(&src[i..i + k]);
+                return i + k;
             }
+            _mm_storeu_si128(d.add(i) as *mut __m128i, v);
         }
         i += 16;
     }
@@ -94,21 +99,22 @@ pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
     }
     // The last 16 bytes, overlapping the ASCII already copied (n >= 16, checked above).
     let j = n - 16;
-    // SAFETY: SSE2 is baseline; j + 16 = n <= dst.len(); unaligned load and store.
-    let mask = unsafe {
-        let v = _mm_loadu_si128(s.add(j) as *const __m128i);
-        _mm_storeu_si128(d.add(j) as *mut __m128i, v);
-        _mm_movemask_epi8(v) as u32
-    };
-    if mask != 0 {
-        j + mask.trailing_zeros() as usize
-    } else {
-        n
+    // SAFETY: SSE2 is baseline; j + 16 = n <= src.len(); an unaligned load.
+    let v = unsafe { _mm_loadu_si128(s.add(j) as *const __m128i) };
+    // SAFETY: SSE2 is baseline.
+    let mask = unsafe { _mm_movemask_epi8(v) } as u32;
+    if mask == 0 {
+        // SAFETY: j + 16 = n <= dst.len(); an unaligned store (of the bytes before `i` again).
+        unsafe { _mm_storeu_si128(d.add(j) as *mut __m128i, v) };
+        return n;
     }
+    let end = (j + mask.trailing_zeros() as usize).max(i);
+    dst[i..end].copy_from_slice(&src[i..end]);
+    end
 }
 
-/// Widens the ASCII prefix of `src` into `dst` (AVX2); returns its length. Units of `dst`
-/// after the prefix, within `src.len()`, may be overwritten.
+/// Widens the ASCII prefix of `src` into `dst` (AVX2); returns its length. Nothing after the
+/// prefix is written.
 #[inline]
 pub(crate) fn widen_ascii_avx2(src: &[u8], dst: &mut [u16]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
@@ -122,22 +128,28 @@ pub(crate) fn widen_ascii_avx2(src: &[u8], dst: &mut [u16]) -> usize {
     unsafe { widen_ascii_avx2_impl(src, dst) }
 }
 
-/// Widens the 32 bytes at `s` to the 32 units at `d`; returns the mask of bytes at or above
-/// 0x80.
+/// Widens the 32 bytes `v` to the 32 units at `d`.
 ///
 /// # Safety
-/// AVX2 must be present, the 32 bytes at `s` readable and the 32 units at `d` writable.
+/// AVX2 must be present and the 32 units at `d` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn widen32_avx2(s: *const u8, d: *mut u16) -> u32 {
-    // SAFETY: the caller's contract; unaligned loads and stores.
+unsafe fn widen32_avx2(v: __m256i, d: *mut u16) {
+    let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
+    let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
+    // SAFETY: the caller's contract; unaligned stores.
     unsafe {
-        let v = _mm256_loadu_si256(s as *const __m256i);
-        let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
-        let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
         _mm256_storeu_si256(d as *mut __m256i, lo);
         _mm256_storeu_si256(d.add(16) as *mut __m256i, hi);
-        _mm256_movemask_epi8(v) as u32
+    }
+}
+
+/// Widens `src[from..to]` into `dst[from..to]`, a unit per byte (the ASCII bytes before the
+/// first other one, at the end of a kernel).
+#[inline]
+fn widen_exact(src: &[u8], dst: &mut [u16], from: usize, to: usize) {
+    for (d, &b) in dst[from..to].iter_mut().zip(&src[from..to]) {
+        *d = b as u16;
     }
 }
 
@@ -147,12 +159,16 @@ unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut i = 0;
     while i + 32 <= n {
-        // The whole block is widened: its ASCII prefix is what counts.
-        // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): in bounds of both.
-        let mask = unsafe { widen32_avx2(s.add(i), d.add(i)) };
+        // SAFETY: i + 32 <= n = src.len(); an unaligned load.
+        let v = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
+        let mask = _mm256_movemask_epi8(v) as u32;
         if mask != 0 {
-            return i + mask.trailing_zeros() as usize;
+            let k = i + mask.trailing_zeros() as usize;
+            widen_exact(src, dst, i, k);
+            return k;
         }
+        // SAFETY: AVX2 is present; i + 32 <= n <= dst.len().
+        unsafe { widen32_avx2(v, d.add(i)) };
         i += 32;
     }
     if i == n {
@@ -161,13 +177,17 @@ unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize {
     // The last 32 bytes, overlapping the ASCII already widened (n >= 32, the caller's
     // contract).
     let j = n - 32;
-    // SAFETY: AVX2 is present; j + 32 = n <= dst.len().
-    let mask = unsafe { widen32_avx2(s.add(j), d.add(j)) };
-    if mask != 0 {
-        j + mask.trailing_zeros() as usize
-    } else {
-        n
+    // SAFETY: j + 32 = n <= src.len(); an unaligned load.
+    let v = unsafe { _mm256_loadu_si256(s.add(j) as *const __m256i) };
+    let mask = _mm256_movemask_epi8(v) as u32;
+    if mask == 0 {
+        // SAFETY: AVX2 is present; j + 32 = n <= dst.len().
+        unsafe { widen32_avx2(v, d.add(j)) };
+        return n;
     }
+    let end = (j + mask.trailing_zeros() as usize).max(i);
+    widen_exact(src, dst, i, end);
+    end
 }
 
 /// Widens 16 bytes to 16 units; returns the mask of bytes at or above 0x80 (SSE2).
@@ -229,8 +249,8 @@ pub(crate) fn non_ascii_mask16_sse2(src: &[u8; 16]) -> u32 {
     unsafe { _mm_movemask_epi8(_mm_loadu_si128(src.as_ptr() as *const __m128i)) as u32 }
 }
 
-/// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length. Units of `dst`
-/// after the prefix, within `src.len()`, may be overwritten.
+/// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length. Nothing after the
+/// prefix is written.
 #[inline]
 pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
     let n = src.len();
@@ -240,11 +260,14 @@ pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
     let mut i = 0;
     while i + 16 <= n {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
-        let mask = widen16_sse2(block, out);
+        let mask = non_ascii_mask16_sse2(block);
         if mask != 0 {
-            return i + mask.trailing_zeros() as usize;
+            let k = i + mask.trailing_zeros() as usize;
+            widen_exact(src, dst, i, k);
+            return k;
         }
+        let out: &mut [u16; 16] = (&mut dst[i..i + 16]).try_into().unwrap();
+        widen16_sse2(block, out);
         i += 16;
     }
     if i == n {
@@ -253,13 +276,15 @@ pub(crate) fn widen_ascii_sse2(src: &[u8], dst: &mut [u16]) -> usize {
     // The last 16 bytes, overlapping the ASCII already widened (n >= 16, checked above).
     let j = n - 16;
     let block: &[u8; 16] = src[j..].try_into().unwrap();
-    let out: &mut [u16; 16] = (&mut dst[j..n]).try_into().unwrap();
-    let mask = widen16_sse2(block, out);
-    if mask != 0 {
-        j + mask.trailing_zeros() as usize
-    } else {
-        n
+    let mask = non_ascii_mask16_sse2(block);
+    if mask == 0 {
+        let out: &mut [u16; 16] = (&mut dst[j..n]).try_into().unwrap();
+        widen16_sse2(block, out);
+        return n;
     }
+    let end = (j + mask.trailing_zeros() as usize).max(i);
+    widen_exact(src, dst, i, end);
+    end
 }
 
 /// The number of leading ASCII units among the sixteen in `a` and `b` (SSE2), for a block
@@ -277,8 +302,7 @@ fn ascii_units_sse2(a: __m128i, b: __m128i) -> usize {
 }
 
 /// Narrows the prefix of `src` below U+0080 into `dst` (SSE2); returns its length. Stops
-/// exactly at the first unit that is not ASCII; bytes of `dst` after the prefix, within
-/// `src.len()`, may be overwritten.
+/// exactly at the first unit that is not ASCII; nothing after the prefix is written.
 #[inline]
 pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
     let n = src.len();
@@ -292,12 +316,13 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
         unsafe {
             let a = _mm_loadu_si128(s.add(i) as *const __m128i);
             let b = _mm_loadu_si128(s.add(i + 8) as *const __m128i);
-            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
             let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xFF80u16 as i16));
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
-                // The stored bytes before the first non-ASCII unit are right.
-                return i + ascii_units_sse2(a, b);
+                // The units before the first non-ASCII one, and nothing after them.
+                let k = ascii_units_sse2(a, b);
+                return i + scalar::copy_utf16_ascii_to_ascii(&src[i..i + k], &mut dst[i..i + k]);
             }
+            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }
         i += 16;
     }
@@ -306,8 +331,7 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
 
 /// Narrows the ASCII prefix of `src` into `dst` (AVX2), 32 units per test; the block with
 /// the first unit that is not ASCII, and the tail, go to the SSE2 kernel, which stops exactly
-/// at it. Returns the prefix's length; bytes of `dst` after it, within `src.len()`, may be
-/// overwritten.
+/// at it. Returns the prefix's length; nothing after it is written.
 #[inline]
 pub(crate) fn narrow_ascii_avx2(src: &[u16], dst: &mut [u8]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
@@ -379,8 +403,8 @@ unsafe fn narrow_blocks_avx2<const BYTES: bool, const BE: bool>(
 }
 
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (SSE2);
-/// returns the number of units. Stops exactly at the first unit that is not ASCII; bytes of
-/// `dst` after the prefix, within `src.len() / 2`, may be overwritten.
+/// returns the number of units. Stops exactly at the first unit that is not ASCII; nothing
+/// after the prefix is written.
 #[inline]
 pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = (src.len() / 2).min(dst.len());
@@ -396,12 +420,16 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
                 a = _mm_or_si128(_mm_slli_epi16::<8>(a), _mm_srli_epi16::<8>(a));
                 b = _mm_or_si128(_mm_slli_epi16::<8>(b), _mm_srli_epi16::<8>(b));
             }
-            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
             let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xFF80u16 as i16));
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
-                // The stored bytes before the first non-ASCII unit are right.
-                return i + ascii_units_sse2(a, b);
+                // The units before the first non-ASCII one, and nothing after them.
+                let k = ascii_units_sse2(a, b);
+                return i + scalar::copy_utf16_bytes_ascii::<BE>(
+                    &src[2 * i..2 * (i + k)],
+                    &mut dst[i..i + k],
+                );
             }
+            _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }
         i += 16;
     }
@@ -420,9 +448,16 @@ pub(crate) fn copy_valid_utf8_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
         return scalar::copy_valid_utf8(src, dst);
     }
+    let tail = core::cell::Cell::new(0);
     // SAFETY: AVX2 is present and `dst` is at least as long as `src`.
-    let checked = unsafe { validate_blocks_avx2::<true>(src, dst) };
+    let checked = unsafe { validate_blocks_avx2::<true>(src, dst, &tail) };
     let b = last_boundary(src, checked);
+    if b < checked {
+        // The last block copied ends inside a character, which may not be complete: its
+        // bytes there are put back (the last block's last four bytes were kept in `tail`).
+        let kept = tail.get().to_le_bytes();
+        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
+    }
     b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
 }
 
@@ -434,7 +469,7 @@ pub(crate) fn valid_utf8_prefix_avx2(src: &[u8]) -> usize {
         return scalar::valid_utf8_prefix(src);
     }
     // SAFETY: AVX2 is present; without COPY nothing is written to the empty `dst`.
-    let checked = unsafe { validate_blocks_avx2::<false>(src, &mut []) };
+    let checked = unsafe { validate_blocks_avx2::<false>(src, &mut [], &core::cell::Cell::new(0)) };
     let b = last_boundary(src, checked);
     b + scalar::valid_utf8_prefix(&src[b..])
 }
@@ -651,15 +686,24 @@ unsafe fn lookup64(s: *const u8, i: usize, t: (__m256i, __m256i, __m256i)) -> __
     }
 }
 
-/// With `COPY`, stores the 64 bytes `a`, `b` at `d + i`; without, nothing.
+/// With `COPY`, stores the 64 bytes `a`, `b` at `d + i`, keeping in `tail` the four bytes
+/// they overwrite last (to put back if the block ends inside a character that is not
+/// complete); without, nothing.
 ///
 /// # Safety
-/// AVX2 must be present; with `COPY` the 64 bytes at `d + i` are writable.
+/// AVX2 must be present; with `COPY` the 64 bytes at `d + i` are readable and writable.
 #[inline(always)]
-unsafe fn store64_if<const COPY: bool>(d: *mut u8, i: usize, a: __m256i, b: __m256i) {
+unsafe fn store64_if<const COPY: bool>(
+    d: *mut u8,
+    i: usize,
+    a: __m256i,
+    b: __m256i,
+    tail: &core::cell::Cell<u32>,
+) {
     if COPY {
-        // SAFETY: the caller's contract; unaligned stores.
+        // SAFETY: the caller's contract; an unaligned load, unaligned stores.
         unsafe {
+            tail.set(core::ptr::read_unaligned(d.add(i + 60) as *const u32));
             _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
             _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
         }
@@ -707,7 +751,8 @@ const INCOMPLETE_MAX: [u8; 32] = {
 
 /// Validates whole 32-byte blocks, copying them to `dst` if `COPY`; returns the length of the
 /// blocks that passed (everything before it is valid UTF-8 but for, possibly, a character cut
-/// at its end).
+/// at its end), which is where the last block copied ends; `tail` keeps the four bytes of
+/// `dst` that block overwrote last.
 ///
 /// Blocks of 64 bytes go one of three ways:
 /// - ASCII: a test of the sign bits, then a run of ASCII at 128 bytes per test.
@@ -730,7 +775,11 @@ const INCOMPLETE_MAX: [u8; 32] = {
 /// # Safety
 /// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
 #[target_feature(enable = "avx2")]
-unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> usize {
+unsafe fn validate_blocks_avx2<const COPY: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+    tail: &core::cell::Cell<u32>,
+) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
@@ -738,7 +787,8 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    let store64 = |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b) };
+    let store64 =
+        |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b, tail) };
     // The end of a run of ASCII from `i`, checked (and copied) 128 bytes per test, nothing
     // else to track (an ASCII byte neither ends nor starts a sequence).
     let ascii_run = |mut i: usize| -> usize {
@@ -834,7 +884,7 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
         // registers).
         // SAFETY: AVX2 is present and with COPY dst.len() >= src.len() (this function's
         // contract); i <= n.
-        match unsafe { lookup_blocks_avx2::<COPY>(src, dst, i) } {
+        match unsafe { lookup_blocks_avx2::<COPY>(src, dst, i, tail) } {
             Err(j) => return j,
             Ok(j) => {
                 i = j;
@@ -899,7 +949,10 @@ unsafe fn validate_blocks_avx2<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> 
         }
         if COPY {
             // SAFETY: as for the load above.
-            unsafe { _mm256_storeu_si256(d.add(i) as *mut __m256i, input) };
+            unsafe {
+                tail.set(core::ptr::read_unaligned(d.add(i + 28) as *const u32));
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, input);
+            }
         }
         prev_input = input;
         i += 32;
@@ -922,6 +975,7 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
     src: &[u8],
     dst: &mut [u8],
     mut i: usize,
+    tail: &core::cell::Cell<u32>,
 ) -> Result<usize, usize> {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -930,7 +984,21 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    let store64 = |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b) };
+    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY.
+    let copy_blocks = |g: usize, len: usize| {
+        if !COPY {
+            return;
+        }
+        for j in (g..g + len).step_by(64) {
+            // SAFETY: j + 64 <= g + len <= n = src.len() (<= dst.len() with COPY, the
+            // caller's contract); unaligned loads and stores.
+            unsafe {
+                let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
+                let b = _mm256_loadu_si256(s.add(j + 32) as *const __m256i);
+                store64_if::<COPY>(d, j, a, b, tail);
+            }
+        }
+    };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
     const MIXED: usize = 512;
@@ -948,7 +1016,7 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
         )
     };
     // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
-    // valid); the bytes stored past it do not count.
+    // valid).
     let first_flagged = |g: usize, len: usize| -> usize {
         for j in (g..g + len).step_by(64) {
             let e = check64(j);
@@ -988,7 +1056,6 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 prev = b;
                 checked += 1;
             }
-            store64(j, a, b);
             last = _mm256_max_epu8(a, b);
         };
         block(i);
@@ -1000,8 +1067,13 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
         block(i + 384);
         block(i + 448);
         if _mm256_testz_si256(err, err) == 0 {
-            return Err(first_flagged(i, MIXED));
+            // The blocks before the first flagged one are valid: copied.
+            let j = first_flagged(i, MIXED);
+            copy_blocks(i, j - i);
+            return Err(j);
         }
+        // Valid: copied (nothing is stored before the test, past the valid prefix).
+        copy_blocks(i, MIXED);
         i += MIXED;
         let long = _mm256_subs_epu8(last, ge_e0);
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
@@ -1034,13 +1106,15 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
                         check_block(b, a, t1h, t1l, t2h),
                     ),
                 );
-                store64(j, a, b);
                 prev = b;
                 last = _mm256_max_epu8(a, b);
             }
             if _mm256_testz_si256(err, err) == 0 {
-                return Err(first_flagged(i, 256));
+                let j = first_flagged(i, 256);
+                copy_blocks(i, j - i);
+                return Err(j);
             }
+            copy_blocks(i, 256);
             i += 256;
             let long = _mm256_subs_epu8(last, ge_e0);
             if _mm256_testz_si256(long, long) != 0 {
@@ -1051,9 +1125,129 @@ unsafe fn lookup_blocks_avx2<const COPY: bool>(
     Ok(i)
 }
 
+/// The caller's 16 bytes at the end of a kernel's output (`v`, at byte `at` of it), which
+/// the kernel's compacting stores may write over (they write 16 bytes and count the first
+/// few), put back when the kernel returns: so the kernel writes nothing past its output.
+///
+/// Before each block's stores the kernel advances it to where the block's output will end;
+/// the block's stores must start at or before that end and write at most 16 bytes past it
+/// (or output only). The bytes before the old `at + 16` come from those kept (what is there
+/// may be a store's), the others from the destination, where nothing has been stored yet:
+/// the loads are of bytes no store has reached, so they never wait for one.
+///
+/// With `LAZY`, after stores of output only that write over the 16 bytes kept (16 bytes of
+/// output or more from `at`), the kernel calls [`past`](Ahead::past) instead: nothing from
+/// the new end on is written yet, and the bytes are loaded only when a store needs them
+/// again (for kernels with long runs of such stores; the flag costs the others more than the
+/// loads it saves).
+#[derive(Clone, Copy)]
+struct Ahead<const LAZY: bool> {
+    v: __m128i,
+    at: usize,
+    /// Whether `v` holds the bytes at `at`; else nothing from `at` on has been written (only
+    /// with `LAZY`).
+    live: bool,
+}
+
+/// Per shift `k` (0 to 16), at `k`: the shuffle that moves the first `k` bytes of a vector to
+/// its last `k` places (zeros before them).
+static ALIGN_HIGH: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[16 + k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+impl<const LAZY: bool> Ahead<LAZY> {
+    /// For a kernel whose output starts at `d`.
+    ///
+    /// # Safety
+    /// The 16 bytes at `d` readable.
+    #[inline(always)]
+    unsafe fn new(d: *const u8) -> Self {
+        // SAFETY: the caller's contract; an unaligned load.
+        let v = unsafe { _mm_loadu_si128(d as *const __m128i) };
+        Ahead {
+            v,
+            at: 0,
+            live: true,
+        }
+    }
+
+    /// After stores of output only, from `at` to `end` (at least 16 bytes): nothing from `end`
+    /// on is written.
+    #[inline(always)]
+    fn past(&mut self, end: usize) {
+        debug_assert!(LAZY && end >= self.at + 16);
+        self.at = end;
+        self.live = false;
+    }
+
+    /// Before stores whose output ends at byte `end` (not before `at`).
+    ///
+    /// # Safety
+    /// AVX2 must be present; the 16 bytes at `d + end` and at `d + at + 16` readable.
+    #[inline(always)]
+    unsafe fn advance(&mut self, d: *const u8, end: usize) {
+        let k = end - self.at;
+        // SAFETY: the caller's contract; unaligned loads (16 bytes of the shuffle tables at
+        // `k < 16` are within them).
+        self.v = unsafe {
+            if k >= 16 || (LAZY && !self.live) {
+                _mm_loadu_si128(d.add(end) as *const __m128i)
+            } else {
+                let next = _mm_loadu_si128(d.add(self.at + 16) as *const __m128i);
+                _mm_or_si128(
+                    _mm_shuffle_epi8(
+                        self.v,
+                        _mm_loadu_si128(TAIL_SHIFT.as_ptr().add(k) as *const __m128i),
+                    ),
+                    _mm_shuffle_epi8(
+                        next,
+                        _mm_loadu_si128(ALIGN_HIGH.as_ptr().add(k) as *const __m128i),
+                    ),
+                )
+            }
+        };
+        self.at = end;
+        self.live = true;
+    }
+
+    /// After the bytes were put back and output stored up to `end` (nothing past it).
+    ///
+    /// # Safety
+    /// The 16 bytes at `d + end` readable.
+    #[inline(always)]
+    unsafe fn renew(&mut self, d: *const u8, end: usize) {
+        if LAZY {
+            self.live = false;
+        } else {
+            // SAFETY: the caller's contract; an unaligned load.
+            self.v = unsafe { _mm_loadu_si128(d.add(end) as *const __m128i) };
+        }
+        self.at = end;
+    }
+
+    /// Puts the bytes back.
+    ///
+    /// # Safety
+    /// The 16 bytes at `d + at` writable.
+    #[inline(always)]
+    unsafe fn restore(&self, d: *mut u8) {
+        if !LAZY || self.live {
+            // SAFETY: the caller's contract; an unaligned store.
+            unsafe { _mm_storeu_si128(d.add(self.at) as *mut __m128i, self.v) };
+        }
+    }
+}
+
 /// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
 /// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate
-/// or when `dst` has fewer than 32 bytes of room; the last fewer than eight units of a `src`
+/// or when `dst` has fewer than 48 bytes of room (32 for the output of a block, 16 for what
+/// its stores write past it, put back); the last fewer than eight units of a `src`
 /// of at least sixteen bytes are converted too (by a load of the sixteen bytes before their
 /// end) unless one of them is a surrogate.
 #[inline]
@@ -1077,10 +1271,18 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     let (mut i, mut o) = (0usize, 0usize);
     let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     let swap2 = _mm256_broadcastsi128_si256(swap);
+    // The blocks write up to 32 bytes of output and up to 16 past it, where the bytes are
+    // kept and put back.
+    let room = dst.len().saturating_sub(16);
+    if room < 32 {
+        return (0, 0);
+    }
+    // SAFETY: dst has at least 48 bytes.
+    let mut ahead = unsafe { Ahead::<false>::new(d) };
     // How many blocks of sixteen in a row before this one were all ASCII.
     let mut ascii_before = 0u32;
-    'outer: while i + 16 <= src.len() && o + 32 <= dst.len() {
-        while i + 32 <= src.len() && o + 32 <= dst.len() {
+    'outer: while i + 16 <= src.len() && o + 32 <= room {
+        while i + 32 <= src.len() && o + 32 <= room {
             // Sixteen units below U+0800 (ASCII and two-byte characters: Latin, Greek,
             // Cyrillic, Hebrew, Arabic text) without leaving the loop: each unit's one or two
             // bytes in its 16-bit lane, compacted by a shuffle per eight lanes.
@@ -1099,9 +1301,13 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 if ascii_before >= 2 && i + 128 <= src.len() {
                     // A third block of ASCII in a row (markup, English) with more to come:
                     // narrow as long as it lasts (at least these sixteen units).
-                    let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
+                    // SAFETY: the kept bytes are within dst.
+                    unsafe { ahead.restore(d) };
+                    let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..room]);
                     i += 2 * k;
                     o += k;
+                    // SAFETY: o <= room.
+                    unsafe { ahead.renew(d, o) };
                     ascii_before = 0;
                     continue;
                 }
@@ -1109,8 +1315,9 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 // ASCII (between letters of Latin text: no exit from a loop to mispredict).
                 let packed = _mm256_packus_epi16(w, w);
                 let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-                // SAFETY: o + 32 <= dst.len(); an unaligned store.
+                // SAFETY: o + 32 <= room; an unaligned store.
                 unsafe {
+                    ahead.advance(d, o + 16);
                     _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
                 };
                 i += 32;
@@ -1128,28 +1335,30 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             let lanes = _mm256_blendv_epi8(w, pair, two);
             let lo = &PACK_1_2[(m & 0xFF) as usize];
             let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
-            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <=
-            // dst.len() and lo.len <= 16, so both 16-byte stores are in bounds.
+            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= room and
+            // lo.len <= 16, so both 16-byte stores are in bounds (and end at most 8 bytes past
+            // the output, 16 to 32 bytes long).
             unsafe {
                 let shuf = _mm256_inserti128_si256::<1>(
                     _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
                     _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
                 );
                 let packed = _mm256_shuffle_epi8(lanes, shuf);
+                let (l, h) = (lo.len as usize, hi.len as usize);
+                ahead.advance(d, o + l + h);
                 _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
-                o += lo.len as usize;
                 _mm_storeu_si128(
-                    d.add(o) as *mut __m128i,
+                    d.add(o + l) as *mut __m128i,
                     _mm256_extracti128_si256::<1>(packed),
                 );
-                o += hi.len as usize;
+                o += l + h;
             }
             i += 32;
         }
         // A block with a three-byte character: eight units at a time, as long as they hold
         // three-byte characters (CJK text stays here; a dash among Latin letters does not).
         loop {
-            if i + 16 > src.len() || o + 32 > dst.len() {
+            if i + 16 > src.len() || o + 32 > room {
                 break 'outer;
             }
             // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
@@ -1168,13 +1377,17 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             if _mm_testz_si128(v, _mm_set1_epi16(0xFF80u16 as i16)) != 0 && i + 64 <= src.len() {
                 // ASCII with more to come: narrow as long as it lasts (at least these eight
                 // units).
-                let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..]);
+                // SAFETY: the kept bytes are within dst.
+                unsafe { ahead.restore(d) };
+                let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..room]);
                 i += 2 * k;
                 o += k;
+                // SAFETY: o <= room.
+                unsafe { ahead.renew(d, o) };
                 continue;
             }
-            // SAFETY: AVX2 is present; o + 32 <= dst.len().
-            let (w, three) = unsafe { utf16x8_to_utf8(v, d.add(o)) };
+            // SAFETY: AVX2 is present; o + 32 <= room.
+            let (w, three) = unsafe { utf16x8_to_utf8(v, d, &mut ahead, o) };
             o += w;
             i += 16;
             if !three {
@@ -1185,7 +1398,7 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     // Fewer than eight whole units left: loaded as the last sixteen bytes before their end,
     // moved to the front (zero units after them, each one byte of output to leave out).
     let r = (src.len() - i) / 2;
-    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= dst.len() {
+    if r > 0 && r < 8 && i + 2 * r >= 16 && o + 32 <= room {
         // SAFETY: 16 <= i + 2r <= src.len(): the 16 bytes before i + 2r are readable; r < 8,
         // so the 16 bytes of TAIL_SHIFT at 16 - 2r are in bounds; unaligned loads.
         let mut v = unsafe {
@@ -1201,12 +1414,25 @@ unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             _mm_set1_epi16(0xD800u16 as i16),
         );
         if _mm_movemask_epi8(sur) == 0 {
-            // SAFETY: AVX2 is present; o + 32 <= dst.len().
-            let (w, _) = unsafe { utf16x8_to_utf8(v, d.add(o)) };
+            // Into a buffer (the zero units' bytes end it), then the bytes that count.
+            let mut buf = [0u8; 64];
+            // SAFETY: AVX2 is present; `buf` is 64 bytes, readable and writable.
+            let (w, _) = unsafe {
+                let mut tail = Ahead::<false>::new(buf.as_ptr());
+                utf16x8_to_utf8(v, buf.as_mut_ptr(), &mut tail, 0)
+            };
+            let w = w - (8 - r);
+            // SAFETY: the kept bytes are within dst.
+            unsafe { ahead.restore(d) };
+            dst[o..o + w].copy_from_slice(&buf[..w]);
             i += 2 * r;
-            o += w - (8 - r);
+            o += w;
+            // SAFETY: o <= room.
+            unsafe { ahead.renew(d, o) };
         }
     }
+    // SAFETY: the kept bytes are within dst.
+    unsafe { ahead.restore(d) };
     (i, o)
 }
 
@@ -1266,6 +1492,13 @@ unsafe fn runs_to_utf8_avx2_impl(
 ) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let (mut i, mut o) = (0usize, 0usize);
+    if dst.len() < 64 {
+        return (0, 0);
+    }
+    // The compacting stores write 16 bytes and count the first few: the bytes they write
+    // over past the output are put back.
+    // SAFETY: dst has at least 64 bytes.
+    let mut ahead = unsafe { Ahead::<false>::new(d) };
     let z = _mm_setzero_si128();
     let [r0, r1] = runs;
     let (lo0, span0) = (_mm_set1_epi8(r0.lo as i8), _mm_set1_epi8(r0.span as i8));
@@ -1291,30 +1524,34 @@ unsafe fn runs_to_utf8_avx2_impl(
                 _mm256_and_si256(_mm256_cvtepi8_epi16(in1), delta1),
             ),
         );
-        // SAFETY: AVX2 is present; o + 64 <= dst.len(): the helpers write at most 32 bytes,
-        // or 24 + 28 for two steps of eight.
+        // SAFETY: AVX2 is present; o + 64 <= dst.len(): the helpers write at most 32 bytes
+        // of output and 16 past it, or 24 + 24 and 12 past it for two steps of eight.
         unsafe {
             if _mm256_testz_si256(u, _mm256_set1_epi16(0xF800u16 as i16)) != 0 {
-                o += below_800_to_utf8(u, d.add(o));
+                o += below_800_to_utf8(u, d, &mut ahead, o);
             } else {
-                let (w, _) = utf16x8_to_utf8(_mm256_castsi256_si128(u), d.add(o));
-                let (w2, _) = utf16x8_to_utf8(_mm256_extracti128_si256::<1>(u), d.add(o + w));
+                let (w, _) = utf16x8_to_utf8(_mm256_castsi256_si128(u), d, &mut ahead, o);
+                let (w2, _) =
+                    utf16x8_to_utf8(_mm256_extracti128_si256::<1>(u), d, &mut ahead, o + w);
                 o += w + w2;
             }
         }
         i += 16;
     }
+    // SAFETY: the kept bytes are within dst.
+    unsafe { ahead.restore(d) };
     (i, o)
 }
 
-/// Sixteen UTF-16 code units, all below U+0800, in `w`, as UTF-8 at `d` (up to 32 bytes
-/// written); returns the bytes of UTF-8.
+/// Sixteen UTF-16 code units, all below U+0800, in `w`, as UTF-8 at byte `at` of the kernel's
+/// output `d`: two stores of 16 bytes, after `ahead` is advanced to their output's end;
+/// returns the bytes of UTF-8.
 ///
 /// # Safety
-/// AVX2 must be present (the caller's target features, into which this is inlined) and the
-/// 32 bytes at `d` writable.
+/// AVX2 must be present (the caller's target features, into which this is inlined), the 32
+/// bytes at `d + at` writable, and the loads of `ahead.advance` within `d`'s bytes.
 #[inline(always)]
-unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8) -> usize {
+unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead<false>, at: usize) -> usize {
     let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
     // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
     let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
@@ -1329,16 +1566,22 @@ unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8) -> usize {
     let lo = &PACK_1_2[(m & 0xFF) as usize];
     let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
     // SAFETY: AVX2 is present; lo.len <= 16 and the 32 bytes at d are writable.
-    unsafe { store_packed::<1>(lanes, lo, hi, d) }
+    unsafe { store_packed::<1, false>(lanes, lo, hi, d, ahead, at) }
 }
 
-/// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at `d` (up to 32 bytes
-/// written); returns (the bytes of UTF-8, whether any unit is U+0800 or above).
+/// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at byte `at` of the kernel's
+/// output `d` (stored as by [`below_800_to_utf8`]); returns (the bytes of UTF-8, whether any
+/// unit is U+0800 or above).
 ///
 /// # Safety
-/// AVX2 must be present and the 32 bytes at `d` writable.
+/// As for [`below_800_to_utf8`].
 #[inline(always)]
-unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8) -> (usize, bool) {
+unsafe fn utf16x8_to_utf8(
+    v: __m128i,
+    d: *mut u8,
+    ahead: &mut Ahead<false>,
+    at: usize,
+) -> (usize, bool) {
     let u = _mm256_cvtepu16_epi32(v);
     let ge80 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7F));
     let ge800 = _mm256_cmpgt_epi32(u, _mm256_set1_epi32(0x7FF));
@@ -1364,7 +1607,10 @@ unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8) -> (usize, bool) {
     let lo = &PACK_1_2_3[(m1 & 0xF) | (m2 & 0xF) << 4];
     let hi = &PACK_1_2_3[(m1 >> 4) | (m2 >> 4) << 4];
     // SAFETY: AVX2 is present; lo.len <= 12 and the 32 bytes at d are writable.
-    (unsafe { store_packed::<1>(lanes, lo, hi, d) }, m2 != 0)
+    (
+        unsafe { store_packed::<1, false>(lanes, lo, hi, d, ahead, at) },
+        m2 != 0,
+    )
 }
 
 /// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
@@ -1373,8 +1619,9 @@ unsafe fn utf16x8_to_utf8(v: __m128i, d: *mut u8) -> (usize, bool) {
 /// last fewer than sixteen bytes by a load of the last sixteen of `src` (which may start
 /// before `start`). Returns (bytes read from `start`, units written). Stops, leaving the rest
 /// to the caller, at a block of sixteen bytes holding anything else (a four-byte sequence,
-/// an error, a character cut off by the end of `src`), or when `dst` has fewer than 16 units
-/// of room. Does nothing if `src` is shorter than 16 bytes.
+/// an error, a character cut off by the end of `src`), or when `dst` has fewer than 24 units
+/// of room (16 for the output of a block, 8 for what its stores write past it, put back).
+/// Does nothing if `src` is shorter than 16 bytes.
 #[inline]
 pub(crate) fn utf8_to_utf16_avx2(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     if !has_avx2() || src.len() < 16 || start > src.len() {
@@ -1392,11 +1639,26 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], start: usize, dst: &mut [u16]) -> 
     let (n, room) = (src.len(), dst.len());
     let (mut i, mut o) = (start, 0usize);
     let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    // The compacting stores write 8 units and count the first few: the units they write
+    // over past the output (8 at most) are put back. (The blocks below keep 8 units more of
+    // room than their output's, for the units kept.)
+    let room = room.saturating_sub(8);
+    if room < 16 {
+        return (start, 0);
+    }
+    let base = dst.as_mut_ptr() as *mut u8;
+    // SAFETY: dst has at least 24 units.
+    let mut ahead = unsafe { Ahead::<true>::new(base) };
+    let done = |ahead: &Ahead<true>, i: usize, o: usize| {
+        // SAFETY: the kept bytes are within dst.
+        unsafe { ahead.restore(base) };
+        (i, o)
+    };
     loop {
         while i + 80 <= n && o + 80 <= room {
             // SAFETY: AVX2 is present; i + 80 <= src.len() and o + 80 <= dst.len(), the
             // lengths `utf8_to_utf16_block64` reads and writes.
-            match unsafe { utf8_to_utf16_block64(src, dst, i, o, tables) } {
+            match unsafe { utf8_to_utf16_block64(src, dst, i, o, tables, &mut ahead) } {
                 Some((r, w)) => {
                     i += r;
                     o += w;
@@ -1408,22 +1670,22 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], start: usize, dst: &mut [u16]) -> 
         let stop = i + 64;
         loop {
             if o + 16 > room {
-                return (i, o);
+                return done(&ahead, i, o);
             }
             if i + 16 > n {
                 if i < n {
                     // SAFETY: AVX2 is present, i < src.len() < i + 16, src.len() >= 16 (the
                     // caller's contract) and o + 16 <= dst.len().
-                    let (r, w) = unsafe { utf8_to_utf16_tail16(src, dst, i, o) };
+                    let (r, w) = unsafe { utf8_to_utf16_tail16(src, dst, i, o, &mut ahead) };
                     i += r;
                     o += w;
                 }
-                return (i, o);
+                return done(&ahead, i, o);
             }
             // SAFETY: AVX2 is present; i + 16 <= src.len() and o + 16 <= dst.len().
-            let (r, w) = unsafe { utf8_to_utf16_step16(src, dst, i, o) };
+            let (r, w) = unsafe { utf8_to_utf16_step16(src, dst, i, o, &mut ahead) };
             if r == 0 {
-                return (i, o);
+                return done(&ahead, i, o);
             }
             i += r;
             o += w;
@@ -1438,7 +1700,8 @@ unsafe fn utf8_to_utf16_avx2_impl(src: &[u8], start: usize, dst: &mut [u16]) -> 
 /// Keiser-Lemire check and converted to UTF-16 at `dst[o..]` up to the last character that
 /// ends in them, without a branch on the mix of characters; `None` (nothing written that
 /// counts) if they hold an error, a byte at or above 0xF0, or fewer than `SPARSE` bytes at or
-/// above 0x80. Returns (bytes read, units written); it reads at least 62 bytes.
+/// above 0x80. Returns (bytes read, units written); it reads at least 62 bytes. Its stores
+/// write at most 8 units past its output, which `ahead` keeps.
 ///
 /// # Safety
 /// AVX2 must be present, `i + 80 <= src.len()` and `o + 80 <= dst.len()`.
@@ -1450,8 +1713,10 @@ unsafe fn utf8_to_utf16_block64(
     i: usize,
     o: usize,
     (t1h, t1l, t2h): (__m256i, __m256i, __m256i),
+    ahead: &mut Ahead<true>,
 ) -> Option<(usize, usize)> {
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let base = d as *mut u8;
     // SAFETY: i + 64 <= src.len() (the caller's contract); unaligned loads.
     let (a, b) = unsafe {
         (
@@ -1462,11 +1727,12 @@ unsafe fn utf8_to_utf16_block64(
     let high =
         _mm256_movemask_epi8(a) as u32 as u64 | (_mm256_movemask_epi8(b) as u32 as u64) << 32;
     if high == 0 {
-        // SAFETY: o + 64 <= dst.len() (the caller's contract).
+        // SAFETY: o + 80 <= dst.len() (the caller's contract).
         unsafe {
-            widen32_avx2(s.add(i), d.add(o));
-            widen32_avx2(s.add(i + 32), d.add(o + 32));
+            widen32_avx2(a, d.add(o));
+            widen32_avx2(b, d.add(o + 32));
         }
+        ahead.past(2 * (o + 64));
         return Some((64, 64));
     }
     if high.count_ones() < SPARSE {
@@ -1509,6 +1775,7 @@ unsafe fn utf8_to_utf16_block64(
             convert_3x8(s.add(i), d.add(o));
             convert_3x8(s.add(i + 24), d.add(o + 8));
         }
+        ahead.past(2 * (o + 16));
         (w, p) = (16, 48);
     }
     if p == 0 {
@@ -1516,8 +1783,8 @@ unsafe fn utf8_to_utf16_block64(
         // first call writes at most 32 units and the second w <= 32 more (at most a unit per
         // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
         unsafe {
-            w = convert32(s.add(i), drop as u32, d.add(o));
-            w += convert32(s.add(i + 32), (drop >> 32) as u32, d.add(o + w));
+            w = convert32(s.add(i), drop as u32, base, ahead, o);
+            w += convert32(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
         }
         return Some((end, w));
     }
@@ -1528,7 +1795,9 @@ unsafe fn utf8_to_utf16_block64(
             compact16(
                 values16(s.add(i + p)),
                 (drop >> p) as u32 & 0xFFFF,
-                d.add(o + w),
+                base,
+                ahead,
+                o + w,
             )
         };
         p += 16;
@@ -1601,13 +1870,21 @@ unsafe fn values16(s: *const u8) -> __m256i {
 /// Converts the 32 bytes at `s` to UTF-16 at `d`, leaving out the positions in `drop`: per
 /// position, the unit of the character starting there, for a byte below 0x80 or a two- or
 /// three-byte lead followed by its (valid) continuation bytes, computed as its low and high
-/// bytes for all 32 positions at once. Returns the units kept (32 are stored).
+/// bytes for all 32 positions at once. Returns the units kept (four stores of 8 units at unit
+/// `at` of the kernel's output `d`, after `ahead` is advanced to their output's end).
 ///
 /// # Safety
-/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` writable.
+/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` (in units) + `at`
+/// writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
+unsafe fn convert32(
+    s: *const u8,
+    drop: u32,
+    d: *mut u8,
+    ahead: &mut Ahead<true>,
+    at: usize,
+) -> usize {
     // SAFETY: the caller's contract; unaligned loads.
     let (b, n1, n2) = unsafe {
         (
@@ -1664,6 +1941,9 @@ unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
                 k1.shuffle.as_ptr() as *const __m128i,
             ),
         );
+        let kept = l0 + l1 + l2 + k3.len as usize;
+        ahead.advance(d, 2 * (at + kept));
+        let d = (d as *mut u16).add(at);
         _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(c0));
         _mm_storeu_si128(d.add(l0) as *mut __m128i, _mm256_castsi256_si128(c1));
         _mm_storeu_si128(
@@ -1674,50 +1954,69 @@ unsafe fn convert32(s: *const u8, drop: u32, d: *mut u16) -> usize {
             d.add(l0 + l1 + l2) as *mut __m128i,
             _mm256_extracti128_si256::<1>(c1),
         );
+        kept
     }
-    l0 + l1 + l2 + k3.len as usize
 }
 
 /// Stores the sixteen units of `values` at `d` but for the lanes in `drop`, in order; returns
-/// how many it kept (16 units are stored).
+/// how many it kept (two stores of 8 units at unit `at` of the kernel's output `d`, after
+/// `ahead` is advanced to their output's end).
 ///
 /// # Safety
 /// AVX2 must be present and 16 units at `d` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn compact16(values: __m256i, drop: u32, d: *mut u16) -> usize {
+unsafe fn compact16(
+    values: __m256i,
+    drop: u32,
+    d: *mut u8,
+    ahead: &mut Ahead<true>,
+    at: usize,
+) -> usize {
     let lo = &KEEP_U16_LANES[(drop & 0xFF) as usize];
     let hi = &KEEP_U16_LANES[(drop >> 8 & 0xFF) as usize];
     // SAFETY: AVX2 is present; lo.len <= 8 units, so 16 bytes after lo.len units are within
     // the 16 writable units at d.
-    unsafe { store_packed::<2>(values, lo, hi, d as *mut u8) }
+    unsafe { store_packed::<2, true>(values, lo, hi, d, ahead, 2 * at) }
 }
 
 /// Compacts each 128-bit half of `v` by the shuffle of its `Pack` (`lo` for the low half)
-/// and stores the two one after the other at `d`: 16 bytes each, the second `lo.len * UNIT`
-/// bytes after the first, where `UNIT` is the size of what a pack counts (1 for bytes, 2 for
-/// UTF-16 units). Returns `lo.len + hi.len`.
+/// and stores the two one after the other at byte `at` of the kernel's output `d`: 16 bytes
+/// each, the second `lo.len * UNIT` bytes after the first, where `UNIT` is the size of what a
+/// pack counts (1 for bytes, 2 for UTF-16 units), after `ahead` is advanced to their output's
+/// end. Returns `lo.len + hi.len`.
 ///
 /// # Safety
-/// AVX2 must be present (the caller's target features, into which this is inlined) and the
-/// `lo.len * UNIT + 16` bytes at `d` writable.
+/// AVX2 must be present (the caller's target features, into which this is inlined), the
+/// `lo.len * UNIT + 16` bytes at `d + at` writable, and the loads of `ahead.advance` within
+/// `d`'s bytes.
 #[inline(always)]
-unsafe fn store_packed<const UNIT: usize>(v: __m256i, lo: &Pack, hi: &Pack, d: *mut u8) -> usize {
+unsafe fn store_packed<const UNIT: usize, const LAZY: bool>(
+    v: __m256i,
+    lo: &Pack,
+    hi: &Pack,
+    d: *mut u8,
+    ahead: &mut Ahead<LAZY>,
+    at: usize,
+) -> usize {
+    let (l, h) = (lo.len as usize, hi.len as usize);
     // SAFETY: the shuffles are 16 readable bytes each (unaligned loads); both 16-byte stores
-    // are within the bytes at d that the caller makes writable.
+    // are within the bytes at d + at that the caller makes writable (and end at most 16
+    // bytes past the output).
     unsafe {
         let shuf = _mm256_loadu2_m128i(
             hi.shuffle.as_ptr() as *const __m128i,
             lo.shuffle.as_ptr() as *const __m128i,
         );
         let kept = _mm256_shuffle_epi8(v, shuf);
-        _mm_storeu_si128(d as *mut __m128i, _mm256_castsi256_si128(kept));
+        ahead.advance(d, at + (l + h) * UNIT);
+        _mm_storeu_si128(d.add(at) as *mut __m128i, _mm256_castsi256_si128(kept));
         _mm_storeu_si128(
-            d.add(lo.len as usize * UNIT) as *mut __m128i,
+            d.add(at + l * UNIT) as *mut __m128i,
             _mm256_extracti128_si256::<1>(kept),
         );
     }
-    lo.len as usize + hi.len as usize
+    l + h
 }
 
 /// Converts the 16 bytes `b`, valid UTF-8 with one- to three-byte characters complete
@@ -1733,8 +2032,10 @@ unsafe fn convert16_leads(
     b: __m128i,
     lead2: __m128i,
     lead3: __m128i,
-    d: *mut u16,
+    d: *mut u8,
     drop: u32,
+    ahead: &mut Ahead<true>,
+    at: usize,
 ) -> usize {
     let next1 = _mm_srli_si128::<1>(b);
     let next2 = _mm_srli_si128::<2>(b);
@@ -1759,7 +2060,7 @@ unsafe fn convert16_leads(
         _mm256_cvtepi8_epi16(lead3),
     );
     // SAFETY: AVX2 is present; 16 units at d are writable.
-    unsafe { compact16(values, drop, d) }
+    unsafe { compact16(values, drop, d, ahead, at) }
 }
 
 /// Sixteen bytes at `src[i..]` (a character boundary), checked exactly and converted to
@@ -1771,11 +2072,17 @@ unsafe fn convert16_leads(
 /// AVX2 must be present, `i + 16 <= src.len()` and `o + 16 <= dst.len()`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
+unsafe fn utf8_to_utf16_step16(
+    src: &[u8],
+    dst: &mut [u16],
+    i: usize,
+    o: usize,
+    ahead: &mut Ahead<true>,
+) -> (usize, usize) {
     // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
     let b = unsafe { _mm_loadu_si128(src.as_ptr().add(i) as *const __m128i) };
     // SAFETY: o + 16 <= dst.len().
-    unsafe { convert16_exact(b, 16, dst.as_mut_ptr().add(o)) }
+    unsafe { convert16_exact(b, 16, dst.as_mut_ptr(), o, ahead) }
 }
 
 /// The last `src.len() - i` bytes of `src`, fewer than sixteen, from a character boundary at
@@ -1788,7 +2095,13 @@ unsafe fn utf8_to_utf16_step16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
 /// `o + 16 <= dst.len()`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn utf8_to_utf16_tail16(src: &[u8], dst: &mut [u16], i: usize, o: usize) -> (usize, usize) {
+unsafe fn utf8_to_utf16_tail16(
+    src: &[u8],
+    dst: &mut [u16],
+    i: usize,
+    o: usize,
+    ahead: &mut Ahead<true>,
+) -> (usize, usize) {
     let n = src.len();
     let r = n - i;
     // SAFETY: n >= 16: the 16 bytes at n - 16 are readable; 16 - r + 16 <= 31 < 32, so the 16
@@ -1799,26 +2112,46 @@ unsafe fn utf8_to_utf16_tail16(src: &[u8], dst: &mut [u16], i: usize, o: usize) 
         _mm_shuffle_epi8(last, shift)
     };
     // SAFETY: o + 16 <= dst.len().
-    unsafe { convert16_exact(b, r, dst.as_mut_ptr().add(o)) }
+    unsafe { convert16_exact(b, r, dst.as_mut_ptr(), o, ahead) }
 }
 
 /// The first `avail` (1 to 16) bytes of `b`, from a character boundary, zeros after them,
-/// checked exactly and converted to UTF-16 at `d` up to the last character that ends in them;
-/// (0, 0) if they hold anything else than valid one- to three-byte characters (a four-byte
-/// sequence, an error). A character cut off by `avail` is seen as an error (its continuation
-/// bytes are zeros) unless it starts in byte 14 or 15 of sixteen. Returns (bytes read, units
-/// written); 16 units are stored.
+/// checked exactly and converted to UTF-16 at `base[o..]` up to the last character that ends
+/// in them; (0, 0) if they hold anything else than valid one- to three-byte characters (a
+/// four-byte sequence, an error). A character cut off by `avail` is seen as an error (its
+/// continuation bytes are zeros) unless it starts in byte 14 or 15 of sixteen. Returns (bytes
+/// read, units written); stores of 8 units, after `ahead` is advanced to their output's end.
 ///
 /// # Safety
-/// AVX2 must be present and 16 units at `d` writable.
+/// AVX2 must be present and 16 units at `base + o` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn convert16_exact(b: __m128i, avail: usize, d: *mut u16) -> (usize, usize) {
+unsafe fn convert16_exact(
+    b: __m128i,
+    avail: usize,
+    base: *mut u16,
+    o: usize,
+    ahead: &mut Ahead<true>,
+) -> (usize, usize) {
     let byte = |v: u8| _mm_set1_epi8(v as i8);
+    // SAFETY: o + 16 <= the units at base (the caller's contract).
+    let d = unsafe { base.add(o) };
     if _mm_movemask_epi8(b) == 0 {
         // ASCII (and zeros after `avail`).
-        // SAFETY: 16 units (32 bytes) at d are writable.
-        unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_cvtepu8_epi16(b)) };
+        let units = _mm256_cvtepu8_epi16(b);
+        let (lo, hi) = (
+            _mm256_castsi256_si128(units),
+            _mm256_extracti128_si256::<1>(units),
+        );
+        // SAFETY: 16 units (32 bytes) at d are writable; the second 8 only if they are
+        // output, so that no store writes more than 8 units past it.
+        unsafe {
+            ahead.advance(base as *mut u8, 2 * (o + avail));
+            _mm_storeu_si128(d as *mut __m128i, lo);
+            if avail > 8 {
+                _mm_storeu_si128(d.add(8) as *mut __m128i, hi);
+            }
+        }
         return (avail, avail);
     }
     let lead2 = _mm_cmpeq_epi8(_mm_and_si128(b, byte(0xE0)), byte(0xC0));
@@ -1861,14 +2194,14 @@ unsafe fn convert16_exact(b: __m128i, avail: usize, d: *mut u16) -> (usize, usiz
     // Drop the lanes of continuation bytes and of bytes past `end`.
     let drop = c | (0xFFFF & !((1u32 << end) - 1));
     // SAFETY: the 16 units at d are writable (the caller's contract); the bytes before `end`
-    // are valid one- to three-byte characters, complete.
-    let w = unsafe { convert16_leads(b, lead2, lead3, d, drop) };
+    // are valid one- to three-byte characters, complete; the held store (at d) first.
+    let w = unsafe { convert16_leads(b, lead2, lead3, base as *mut u8, drop, ahead, o) };
     (end, w)
 }
 
 /// Narrows the prefix of `src` whose units are ASCII or in `lo..=hi` into `dst` (SSE2);
-/// returns its length. Stops exactly at the first other unit; bytes of `dst` after the prefix,
-/// within `src.len()`, may be overwritten. `lo..=hi` must lie within U+0000..=U+00FF.
+/// returns its length. Stops exactly at the first other unit; nothing after the prefix is
+/// written. `lo..=hi` must lie within U+0000..=U+00FF.
 #[inline]
 pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], lo: u16, hi: u16) -> usize {
     let n = src.len();
@@ -1895,24 +2228,34 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], lo: u16, hi: u16) 
     }
     // SAFETY: SSE2 is baseline; register operations only.
     let (vlo, vspan) = unsafe { (_mm_set1_epi16(lo as i16), _mm_set1_epi16((hi - lo) as i16)) };
-    // The mask of the units (of the sixteen at `at`) that pass, after storing them narrowed.
+    // The mask of the units (of the sixteen at `at`) that pass; they are stored narrowed if
+    // all pass.
     let block = |at: usize| -> u32 {
         // SAFETY: SSE2 is baseline; the callers keep at + 16 <= n <= dst.len(), so units
         // at..at+16 of src and bytes at..at+16 of dst are in bounds; unaligned loads, stores.
         unsafe {
             let a = _mm_loadu_si128(s.add(at) as *const __m128i);
             let b = _mm_loadu_si128(s.add(at + 8) as *const __m128i);
-            // Units above 0xFF saturate to 0xFF, but they do not pass: the bytes after the
-            // prefix do not count.
-            _mm_storeu_si128(d.add(at) as *mut __m128i, _mm_packus_epi16(a, b));
-            _mm_movemask_epi8(_mm_packs_epi16(ok(a, vlo, vspan), ok(b, vlo, vspan))) as u32
+            let mask = _mm_movemask_epi8(_mm_packs_epi16(ok(a, vlo, vspan), ok(b, vlo, vspan)));
+            if mask == 0xFFFF {
+                _mm_storeu_si128(d.add(at) as *mut __m128i, _mm_packus_epi16(a, b));
+            }
+            mask as u32
+        }
+    };
+    // The units of `from..to`, which pass, narrowed one by one.
+    let exact = |dst: &mut [u8], from: usize, to: usize| {
+        for (d, &u) in dst[from..to].iter_mut().zip(&src[from..to]) {
+            *d = u as u8;
         }
     };
     let mut i = 0;
     while i + 16 <= n {
         let mask = block(i);
         if mask != 0xFFFF {
-            return i + (!mask).trailing_zeros() as usize;
+            let k = i + (!mask).trailing_zeros() as usize;
+            exact(dst, i, k);
+            return k;
         }
         i += 16;
     }
@@ -1923,7 +2266,9 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], lo: u16, hi: u16) 
     let j = n - 16;
     let mask = block(j);
     if mask != 0xFFFF {
-        j + (!mask).trailing_zeros() as usize
+        let end = (j + (!mask).trailing_zeros() as usize).max(i);
+        exact(dst, i, end);
+        end
     } else {
         n
     }
@@ -1931,8 +2276,7 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], lo: u16, hi: u16) 
 
 /// Narrows the prefix of `src` whose units are ASCII or in the set `bits` (bit `b & 7` of
 /// byte `(b >> 3) & 15` for `b` in 0x80..=0xFF) into `dst` (AVX2); returns its length. Stops
-/// exactly at the first other unit; bytes of `dst` after the prefix, within `src.len()`, may
-/// be overwritten.
+/// exactly at the first other unit; nothing after the prefix is written.
 #[inline]
 pub(crate) fn narrow_latin1_avx2(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) -> usize {
     let n = src.len();
@@ -1952,8 +2296,8 @@ pub(crate) fn narrow_latin1_avx2(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) -
     unsafe { narrow_latin1_avx2_impl(src, dst, bits) }
 }
 
-/// Narrows the 16 units at `s` to the 16 bytes at `d`; returns the mask of the units that are
-/// ASCII or in the set `table` (the 16 bytes of the set) .
+/// Narrows the 16 units at `s` to the 16 bytes at `d` if they are all ASCII or in the set
+/// `table` (the 16 bytes of the set); returns the mask of those that are.
 ///
 /// # Safety
 /// AVX2 must be present, the 16 units at `s` readable and the 16 bytes at `d` writable.
@@ -1969,8 +2313,6 @@ unsafe fn narrow_latin1_block(s: *const u16, d: *mut u8, table: __m128i) -> u32 
     };
     // The low bytes (saturated for units above 0xFF, which fail on their high bytes).
     let v = _mm_packus_epi16(a, b);
-    // SAFETY: as above.
-    unsafe { _mm_storeu_si128(d as *mut __m128i, v) };
     let high = _mm_packus_epi16(_mm_srli_epi16::<8>(a), _mm_srli_epi16::<8>(b));
     // The set's byte for each unit, and the bit within it (`pshufb` reads the low four bits
     // of an index whose high bit is clear).
@@ -1985,11 +2327,16 @@ unsafe fn narrow_latin1_block(s: *const u16, d: *mut u8, table: __m128i) -> u32 
     let member = _mm_cmpeq_epi8(_mm_and_si128(byte, bit), bit);
     let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
     let low = _mm_cmpeq_epi8(high, _mm_setzero_si128());
-    _mm_movemask_epi8(_mm_and_si128(_mm_or_si128(ascii, member), low)) as u32
+    let mask = _mm_movemask_epi8(_mm_and_si128(_mm_or_si128(ascii, member), low)) as u32;
+    if mask == 0xFFFF {
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(d as *mut __m128i, v) };
+    }
+    mask
 }
 
-/// Narrows the 32 units at `s` to the 32 bytes at `d`; returns the mask of the units that are
-/// ASCII or in the set `table` (the 16 bytes of the set, in both halves).
+/// Narrows the 32 units at `s` to the 32 bytes at `d` if they are all ASCII or in the set
+/// `table` (the 16 bytes of the set, in both halves); returns the mask of those that are.
 ///
 /// # Safety
 /// AVX2 must be present, the 32 units at `s` readable and the 32 bytes at `d` writable.
@@ -2006,10 +2353,12 @@ unsafe fn narrow_latin1_block32(s: *const u16, d: *mut u8, table: __m256i) -> u3
     // Per 128-bit half: the low bytes of units 0-7 of `a`, 0-7 of `b`; then 8-15 of each.
     let v = _mm256_packus_epi16(a, b);
     // SAFETY: as above; an unaligned store of the bytes in unit order.
-    unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_permute4x64_epi64::<0xD8>(v)) };
+    let store =
+        || unsafe { _mm256_storeu_si256(d as *mut __m256i, _mm256_permute4x64_epi64::<0xD8>(v)) };
     // All ASCII (markup, English): no set look-up.
     let non_ascii = _mm256_and_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(0xFF80u16 as i16));
     if _mm256_testz_si256(non_ascii, non_ascii) != 0 {
+        store();
         return u32::MAX;
     }
     let high = _mm256_packus_epi16(_mm256_srli_epi16::<8>(a), _mm256_srli_epi16::<8>(b));
@@ -2028,8 +2377,21 @@ unsafe fn narrow_latin1_block32(s: *const u16, d: *mut u8, table: __m256i) -> u3
     let ascii = _mm256_cmpgt_epi8(v, _mm256_set1_epi8(-1));
     let low = _mm256_cmpeq_epi8(high, _mm256_setzero_si256());
     let m = _mm256_movemask_epi8(_mm256_and_si256(_mm256_or_si256(ascii, member), low)) as u32;
+    if m == u32::MAX {
+        store();
+        return m;
+    }
     // Bytes 1 and 2 of the mask swap places to follow unit order.
     (m & 0xFF00_00FF) | ((m >> 8) & 0xFF00) | ((m << 8) & 0xFF_0000)
+}
+
+/// The units of `src[from..to]`, which are ASCII or in the set, narrowed one by one into
+/// `dst[from..to]` (the prefix before the first other unit, at the end of a kernel).
+#[inline]
+fn narrow_exact(src: &[u16], dst: &mut [u8], from: usize, to: usize) {
+    for (d, &u) in dst[from..to].iter_mut().zip(&src[from..to]) {
+        *d = u as u8;
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -2044,7 +2406,9 @@ unsafe fn narrow_latin1_avx2_impl(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) 
         // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): in bounds of both.
         let mask = unsafe { narrow_latin1_block32(s.add(i), d.add(i), table2) };
         if mask != u32::MAX {
-            return i + (!mask).trailing_zeros() as usize;
+            let k = i + (!mask).trailing_zeros() as usize;
+            narrow_exact(src, dst, i, k);
+            return k;
         }
         i += 32;
     }
@@ -2052,7 +2416,9 @@ unsafe fn narrow_latin1_avx2_impl(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) 
         // SAFETY: AVX2 is present; i + 16 <= n <= dst.len(): in bounds of both.
         let mask = unsafe { narrow_latin1_block(s.add(i), d.add(i), table) };
         if mask != 0xFFFF {
-            return i + (!mask).trailing_zeros() as usize;
+            let k = i + (!mask).trailing_zeros() as usize;
+            narrow_exact(src, dst, i, k);
+            return k;
         }
         i += 16;
     }
@@ -2064,7 +2430,9 @@ unsafe fn narrow_latin1_avx2_impl(src: &[u16], dst: &mut [u8], bits: &[u8; 16]) 
     // SAFETY: AVX2 is present; j + 16 = n <= dst.len().
     let mask = unsafe { narrow_latin1_block(s.add(j), d.add(j), table) };
     if mask != 0xFFFF {
-        j + (!mask).trailing_zeros() as usize
+        let end = (j + (!mask).trailing_zeros() as usize).max(i);
+        narrow_exact(src, dst, i, end);
+        end
     } else {
         n
     }

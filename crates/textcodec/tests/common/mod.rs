@@ -1,7 +1,11 @@
 //! Shared helpers for the conformance tests (differential, streaming, vectors).
 //!
 //! Every test binary includes this module with `mod common;` and uses only part of it.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
+
+mod contract;
+pub use contract::*;
+pub mod spec;
 
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
@@ -430,8 +434,19 @@ pub fn er_encode_fatal_resumed_utf8(enc: &'static Encoding, src: &str) -> (Vec<u
 // Corpus
 // ---------------------------------------------------------------------------------------------
 
+/// The repository's root: the nearest directory above the crate being built (the library, or
+/// the fuzz crate, which shares these helpers) that holds `data/`.
+pub fn repo_root() -> std::path::PathBuf {
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir
+        .ancestors()
+        .find(|d| d.join("data/whatwg").is_dir())
+        .unwrap_or(crate_dir)
+        .to_path_buf()
+}
+
 pub fn corpus_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/corpus/wikipedia")
+    repo_root().join("data/corpus/wikipedia")
 }
 
 /// The corpus language whose text suits an encoding (for realistic legacy-encoded inputs).

@@ -2,7 +2,7 @@
 //! - every file in corpus/<target>/ and artifacts/<target>/ (replay), then
 //! - N deterministic pseudo-random inputs built from nasty byte pieces and text.
 //!
-//! Usage: cargo run --release --bin smoke -- [-n ITERATIONS] [-s SEED] [TARGET...]
+//! Usage: cargo run --release --example smoke -- [-n ITERATIONS] [-s SEED] [TARGET...]
 //! Exit status 1 if any target panicked; the failing input is printed in hex and saved to
 //! artifacts/<target>/smoke-<seed>-<i> so that `cargo fuzz run <target> <file>` (or this runner)
 //! reproduces it.
