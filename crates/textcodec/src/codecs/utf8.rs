@@ -1,6 +1,6 @@
 //! UTF-8 ("UTF-8 decoder", "UTF-8 encoder").
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
@@ -243,6 +243,42 @@ impl DecodeHandler for Utf8Decoder {
         } else {
             1 + self.bytes_seen as usize
         }
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.bytes_needed != 0 {
+            return Seq::Bytes;
+        }
+        let byte = src[0];
+        if byte < 0x80 {
+            return Seq::Emit(byte as u32, 1);
+        }
+        if !(0xC2..=0xF4).contains(&byte) {
+            return Seq::Error(1);
+        }
+        // Bytes needed, the lead byte's bits, and the boundaries of the second byte.
+        let (needed, mut code_point, mut lower, mut upper) = match byte {
+            0xC2..=0xDF => (1, byte as u32 & 0x1F, 0x80, 0xBF),
+            0xE0 => (2, byte as u32 & 0xF, 0xA0, 0xBF),
+            0xED => (2, byte as u32 & 0xF, 0x80, 0x9F),
+            0xE1..=0xEF => (2, byte as u32 & 0xF, 0x80, 0xBF),
+            0xF0 => (3, byte as u32 & 0x7, 0x90, 0xBF),
+            0xF4 => (3, byte as u32 & 0x7, 0x80, 0x8F),
+            _ => (3, byte as u32 & 0x7, 0x80, 0xBF),
+        };
+        for k in 1..=needed {
+            let Some(&byte) = src.get(k) else {
+                return Seq::Bytes;
+            };
+            if !(lower..=upper).contains(&byte) {
+                // The byte is restored.
+                return Seq::Error(k);
+            }
+            (lower, upper) = (0x80, 0xBF);
+            code_point = (code_point << 6) | (byte as u32 & 0x3F);
+        }
+        Seq::Emit(code_point, needed + 1)
     }
 
     #[inline(always)]
