@@ -335,8 +335,8 @@ const AFTER_ERROR: usize = 16;
 
 /// The longest window after an error: what clean text after a damaged stretch loses at most.
 ///
-/// The window doubles each time the fast path, tried again after one, stops within four
-/// windows (a damaged stretch, where it would only start and stop again), and falls back to
+/// The window doubles each time the fast path, tried again after one, stops within a window
+/// (a damaged stretch, where it would only start and stop again), and falls back to
 /// [`AFTER_ERROR`] when it goes further.
 const MAX_WINDOW: usize = 256;
 
@@ -430,18 +430,21 @@ pub(crate) fn resume<H: DecodeHandler, S: Sink>(
     replay.resume_window = 0;
     let mut pos = 0;
     if replay.is_empty() {
+        // The handler's state in a local copy (see `byte_steps`).
+        let mut state = *h;
         while pos < src.len() && pos < window {
-            let snap_h = *h;
-            match h.sequence(&src[pos..]) {
+            let snap = state;
+            match state.sequence(&src[pos..]) {
                 Seq::Emit(cp, n) => {
                     if !sink.put(cp) {
                         // `steps` finds the output full.
-                        *h = snap_h;
+                        state = snap;
                         break;
                     }
                     pos += n;
                 }
                 Seq::Error(n) => {
+                    *h = state;
                     replay.resume_window = window as u16;
                     return Driven {
                         status: Status::InputEmpty,
@@ -454,8 +457,104 @@ pub(crate) fn resume<H: DecodeHandler, S: Sink>(
                 Seq::Bytes => break,
             }
         }
+        *h = state;
     }
     steps(h, replay, src, sink, last, fatal, pos, window, window)
+}
+
+/// Where [`byte_steps`] stopped.
+enum Stop {
+    /// At `fast_from` or the end of `src`.
+    Window,
+    /// Before a step that needs the restore queue: two code points, or an error that restores
+    /// bytes of earlier calls.
+    General,
+    /// Fatal mode: after an error.
+    Error,
+    /// Before a step whose output does not fit.
+    Full,
+}
+
+/// The bytes of `src` from `pos` a sequence ([`DecodeHandler::sequence`]) or a byte at a time,
+/// until `fast_from` (which each error moves to `window` bytes after it): the steps that need
+/// no restore queue (a code point, continue, an error that restores only bytes of `src`).
+///
+/// The handler works on a local copy of its state, written back once, which stays in registers:
+/// in memory, a decoder whose steps store its fields one by one and then copy them whole for
+/// the snapshot would wait on those stores at every step (a load that spans several recent
+/// stores is not forwarded from them; ISO-2022-JP ran at half of encoding_rs's speed with
+/// fewer instructions).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn byte_steps<H: DecodeHandler, S: Sink>(
+    h: &mut H,
+    src: &[u8],
+    pos: &mut usize,
+    fast_from: &mut usize,
+    window: usize,
+    src_start: usize,
+    sink: &mut S,
+    fatal: bool,
+    replaced: &mut bool,
+) -> Stop {
+    let mut state = *h;
+    let stop = loop {
+        if *pos >= src.len() || *pos >= *fast_from {
+            break Stop::Window;
+        }
+        let snap = state;
+        let at = *pos;
+        let code_point = match state.sequence(&src[at..]) {
+            Seq::Emit(cp, n) => {
+                *pos += n;
+                Some(cp)
+            }
+            Seq::Error(n) => {
+                *pos += n;
+                None
+            }
+            Seq::Bytes => {
+                *pos += 1;
+                // Through a copy: `handle` may not be inlined, and `state` is to stay out of
+                // memory.
+                let mut copy = state;
+                let step = copy.handle(src[at]);
+                state = copy;
+                match step {
+                    Step::Continue => continue,
+                    Step::Emit(cp) => Some(cp),
+                    Step::Error { n, .. } if n as usize <= *pos - src_start => {
+                        *pos -= n as usize;
+                        None
+                    }
+                    _ => {
+                        state = snap;
+                        *pos = at;
+                        break Stop::General;
+                    }
+                }
+            }
+        };
+        let fitted = match code_point {
+            Some(cp) => sink.put(cp),
+            None => {
+                *fast_from = *pos + window;
+                if fatal {
+                    break Stop::Error;
+                }
+                let fitted = sink.put(0xFFFD);
+                *replaced |= fitted;
+                fitted
+            }
+        };
+        if !fitted {
+            state = snap;
+            *pos = at;
+            break Stop::Full;
+        }
+    };
+    *h = state;
+    stop
 }
 
 /// The fast path from [`steps`]. A function of its own: inlined, its set-up (tables, vector
@@ -493,81 +592,45 @@ fn steps<H: DecodeHandler, S: Sink>(
                 let n = run_again(h, &src[pos..], sink);
                 pos += n;
                 fast_from = pos + 1;
-                window = if n < 4 * window {
+                window = if n < window {
                     (2 * window).min(MAX_WINDOW)
                 } else {
                     AFTER_ERROR
                 };
             }
-            // The bytes of `src` a sequence or a step at a time, until the fast path may be
-            // tried again: the steps that need no restore queue (a code point, continue, an
-            // error that restores only bytes of `src`) here, the others in the general step
-            // below.
-            let mut general = false;
-            while pos < src.len() && pos < fast_from {
-                let snap_h = *h;
-                let at = pos;
-                let code_point = match h.sequence(&src[pos..]) {
-                    Seq::Emit(cp, n) => {
-                        pos += n;
-                        Some(cp)
-                    }
-                    Seq::Error(n) => {
-                        pos += n;
-                        None
-                    }
-                    Seq::Bytes => {
-                        pos += 1;
-                        match h.handle(src[at]) {
-                            Step::Continue => continue,
-                            Step::Emit(cp) => Some(cp),
-                            Step::Error { n, .. } if n as usize <= pos - src_start => {
-                                pos -= n as usize;
-                                None
-                            }
-                            _ => {
-                                // Two code points, or an error restoring bytes of earlier
-                                // calls.
-                                *h = snap_h;
-                                pos = at;
-                                general = true;
-                                break;
-                            }
-                        }
-                    }
-                };
-                let fitted = match code_point {
-                    Some(cp) => sink.put(cp),
-                    None => {
-                        fast_from = pos + window;
-                        if fatal {
-                            replay.resume_window = window as u16;
-                            return Driven {
-                                status: Status::InputEmpty,
-                                read: pos,
-                                replaced,
-                                error: true,
-                                finished: false,
-                            };
-                        }
-                        let fitted = sink.put(0xFFFD);
-                        replaced |= fitted;
-                        fitted
-                    }
-                };
-                if !fitted {
-                    *h = snap_h;
+            let stop = byte_steps(
+                h,
+                src,
+                &mut pos,
+                &mut fast_from,
+                window,
+                src_start,
+                sink,
+                fatal,
+                &mut replaced,
+            );
+            match stop {
+                Stop::Window if pos < src.len() => continue,
+                Stop::Window | Stop::General => {}
+                Stop::Error => {
+                    replay.resume_window = window as u16;
+                    return Driven {
+                        status: Status::InputEmpty,
+                        read: pos,
+                        replaced,
+                        error: true,
+                        finished: false,
+                    };
+                }
+                Stop::Full => {
                     return Driven {
                         status: Status::OutputFull,
-                        read: at,
+                        read: pos,
                         replaced,
                         error: false,
                         finished: false,
                     };
                 }
-            }
-            if !general && pos < src.len() {
-                continue;
             }
         }
         let (snap_h, snap_replay, snap_pos) = (*h, *replay, pos);

@@ -288,6 +288,14 @@ impl DecodeHandler for Iso2022JpDecoder {
     #[inline(always)]
     fn sequence(&mut self, src: &[u8]) -> Seq {
         let byte = src[0];
+        if self.state == DecState::Ascii && byte != 0x1B {
+            // The common case first (the ASCII state's arm below).
+            self.output = false;
+            return match byte {
+                0x0E | 0x0F | 0x80..=0xFF => Seq::Error(1),
+                _ => Seq::Emit(byte as u32, 1),
+            };
+        }
         match self.state {
             // In the four output states, 0x1B: state = escape start, then the next byte.
             DecState::Ascii | DecState::Roman | DecState::Katakana | DecState::LeadingByte

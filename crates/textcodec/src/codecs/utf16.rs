@@ -110,18 +110,15 @@ fn copy_units<const BE: bool>(src: &[u8], dst: &mut [u16]) -> usize {
     let mut o = 0;
     while i + 16 <= src.len() && o + 8 <= dst.len() {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        let mut units = [0u16; 8];
-        let mut surrogate = false;
-        for (u, pair) in units.iter_mut().zip(block.chunks_exact(2)) {
-            let pair = [pair[0], pair[1]];
-            *u = if BE {
+        let units: [u16; 8] = core::array::from_fn(|k| {
+            let pair = [block[2 * k], block[2 * k + 1]];
+            if BE {
                 u16::from_be_bytes(pair)
             } else {
                 u16::from_le_bytes(pair)
-            };
-            surrogate |= *u & 0xF800 == 0xD800;
-        }
-        if surrogate {
+            }
+        });
+        if units.iter().fold(false, |s, &u| s | (u & 0xF800 == 0xD800)) {
             break;
         }
         dst[o..o + 8].copy_from_slice(&units);

@@ -64,6 +64,28 @@ fn scalar_of(s: &[u8], len: usize) -> u32 {
     }
 }
 
+/// For each byte that starts a sequence in the "UTF-8 decoder" (0xC2 to 0xF4): "bytes
+/// needed" (bits 0-1), and the "lower boundary" and "upper boundary" for the next byte (bits
+/// 8-15 and 16-23); 0 for the other bytes.
+static LEADS: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0xC2;
+    while b <= 0xF4 {
+        let (needed, lower, upper) = match b {
+            0xC2..=0xDF => (1, 0x80, 0xBF),
+            0xE0 => (2, 0xA0, 0xBF),
+            0xED => (2, 0x80, 0x9F),
+            0xE1..=0xEF => (2, 0x80, 0xBF),
+            0xF0 => (3, 0x90, 0xBF),
+            0xF4 => (3, 0x80, 0x8F),
+            _ => (3, 0x80, 0xBF),
+        };
+        t[b] = needed | lower << 8 | upper << 16;
+        b += 1;
+    }
+    t
+};
+
 const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// UTF-8 to UTF-16 over valid input; returns the bytes read (stops before an error, an
@@ -254,31 +276,40 @@ impl DecodeHandler for Utf8Decoder {
         if byte < 0x80 {
             return Seq::Emit(byte as u32, 1);
         }
-        if !(0xC2..=0xF4).contains(&byte) {
+        // The handler's steps over the sequence, a byte at a time: each byte that is not in the
+        // boundaries is an error that restores it.
+        let lead = LEADS[byte as usize];
+        if lead == 0 {
             return Seq::Error(1);
         }
-        // Bytes needed, the lead byte's bits, and the boundaries of the second byte.
-        let (needed, mut code_point, mut lower, mut upper) = match byte {
-            0xC2..=0xDF => (1, byte as u32 & 0x1F, 0x80, 0xBF),
-            0xE0 => (2, byte as u32 & 0xF, 0xA0, 0xBF),
-            0xED => (2, byte as u32 & 0xF, 0x80, 0x9F),
-            0xE1..=0xEF => (2, byte as u32 & 0xF, 0x80, 0xBF),
-            0xF0 => (3, byte as u32 & 0x7, 0x90, 0xBF),
-            0xF4 => (3, byte as u32 & 0x7, 0x80, 0x8F),
-            _ => (3, byte as u32 & 0x7, 0x80, 0xBF),
+        let (needed, lower, upper) = (lead & 3, (lead >> 8) as u8, (lead >> 16) as u8);
+        let Some(&b1) = src.get(1) else {
+            return Seq::Bytes;
         };
-        for k in 1..=needed {
-            let Some(&byte) = src.get(k) else {
-                return Seq::Bytes;
-            };
-            if !(lower..=upper).contains(&byte) {
-                // The byte is restored.
-                return Seq::Error(k);
-            }
-            (lower, upper) = (0x80, 0xBF);
-            code_point = (code_point << 6) | (byte as u32 & 0x3F);
+        if !(lower..=upper).contains(&b1) {
+            return Seq::Error(1);
         }
-        Seq::Emit(code_point, needed + 1)
+        let bits = (byte as u32 & (0x7F >> needed)) << 6 | (b1 as u32 & 0x3F);
+        if needed == 1 {
+            return Seq::Emit(bits, 2);
+        }
+        let Some(&b2) = src.get(2) else {
+            return Seq::Bytes;
+        };
+        if b2 & 0xC0 != 0x80 {
+            return Seq::Error(2);
+        }
+        let bits = bits << 6 | (b2 as u32 & 0x3F);
+        if needed == 2 {
+            return Seq::Emit(bits, 3);
+        }
+        let Some(&b3) = src.get(3) else {
+            return Seq::Bytes;
+        };
+        if b3 & 0xC0 != 0x80 {
+            return Seq::Error(3);
+        }
+        Seq::Emit(bits << 6 | (b3 as u32 & 0x3F), 4)
     }
 
     #[inline(always)]
