@@ -8,7 +8,10 @@
 //!   input) across call boundaries;
 //! - "process an item" with its error modes (replacement and fatal);
 //! - BOM handling ("decode", "UTF-8 decode", "BOM sniff");
-//! - exact output-buffer bookkeeping for UTF-8 and UTF-16 targets.
+//! - exact output-buffer bookkeeping for UTF-8 and UTF-16 targets;
+//! - error-dense input: after an error, a window of the handler's own steps (a whole sequence
+//!   at a time) before the codec's fast path is tried again, and a short way in for a call that
+//!   resumes after a fatal error ([`resume`]).
 //!
 //! A step whose output does not fit is rolled back (handler state, restore queue and input
 //! position are all small `Copy` values), so no output is ever held back inside the decoder
