@@ -509,8 +509,12 @@ fn byte_steps<H: DecodeHandler, S: Sink>(
         let at = *pos;
         let code_point = match state.sequence(&src[at..]) {
             Seq::Emit(cp, n) => {
+                if !sink.put(cp) {
+                    state = snap;
+                    break Stop::Full;
+                }
                 *pos += n;
-                Some(cp)
+                continue;
             }
             Seq::Error(n) => {
                 *pos += n;
