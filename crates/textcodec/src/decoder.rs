@@ -391,8 +391,9 @@ enum Fast {
 
 /// The common case of [`drive`], taken without the per-step bookkeeping of [`steps`]: the fast
 /// path reads all of `src`, and then either more input is to come or the handler is finished.
-/// Returns the bytes read. A function of its own for each decoder and output, with few values
-/// to keep across the fast path's calls.
+/// Returns the bytes read and how it ended. A function of its own for each decoder and
+/// output, with few values to keep across the fast path's calls, and which changes to the
+/// other decoders do not recompile differently.
 #[inline(never)]
 fn fast<H: DecodeHandler, S: Sink>(
     h: &mut H,
@@ -416,8 +417,8 @@ fn fast<H: DecodeHandler, S: Sink>(
 
 /// [`drive`] for a call after one that stopped at an error (fatal mode), most likely
 /// resuming right after it: in error-dense input the next error is a few sequences away, and
-/// this call is one of many. Sequences go through [`DecodeHandler::sequence`] in a loop of
-/// their own (a small function, quick to enter and leave) until the next error; anything
+/// this call is one of many. Sequences go through [`DecodeHandler::sequence`] in a short loop
+/// inlined into `decode_to_*` (no call to enter, no set-up) until the next error; anything
 /// else goes on in [`steps`], without the fast path for a while.
 #[inline(always)]
 pub(crate) fn resume<H: DecodeHandler, S: Sink>(
