@@ -510,12 +510,8 @@ fn byte_steps<H: DecodeHandler, S: Sink>(
         let at = *pos;
         let code_point = match state.sequence(&src[at..]) {
             Seq::Emit(cp, n) => {
-                if !sink.put(cp) {
-                    state = snap;
-                    break Stop::Full;
-                }
                 *pos += n;
-                continue;
+                Some(cp)
             }
             Seq::Error(n) => {
                 *pos += n;
