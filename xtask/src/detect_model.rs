@@ -33,10 +33,10 @@ const IMPOSSIBLE: u8 = 255;
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
 /// Latin letters; `et` to `eo` are from the CLDR, `th` from pythainlp). The Latin-script
 /// ones come first (see `LATIN`).
-const ALPHABETIC: [&str; 41] = [
+const ALPHABETIC: [&str; 42] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
     "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "ru",
-    "uk", "bg", "mk", "el", "he", "ar", "fa", "ur", "th",
+    "uk", "bg", "mk", "sr", "el", "he", "ar", "fa", "ur", "th",
 ];
 
 /// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
@@ -73,10 +73,10 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     ("ISO-8859-4", &["lt", "lv", "et"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
-    ("windows-1251", &["ru", "uk", "bg", "mk"]),
+    ("windows-1251", &["ru", "uk", "bg", "mk", "sr"]),
     ("KOI8-R", &["ru", "bg"]),
     ("KOI8-U", &["uk", "ru"]),
-    ("ISO-8859-5", &["ru", "bg", "mk"]),
+    ("ISO-8859-5", &["ru", "bg", "mk", "sr"]),
     ("IBM866", &["ru", "uk"]),
     ("x-mac-cyrillic", &["ru", "uk", "bg"]),
     ("windows-1253", &["el"]),
@@ -89,7 +89,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
 
 /// The prior, P(language) P(encoding | language). How much of the legacy Web each language
 /// had: relative weights, hand-set from the languages' shares of Web content.
-const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
+const LANGUAGE_WEIGHT: [(&str, f64); 46] = [
     ("et", 0.2),
     ("fo", 0.02),
     ("cy", 0.1),
@@ -125,6 +125,7 @@ const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
     ("uk", 1.0),
     ("bg", 0.5),
     ("mk", 0.1),
+    ("sr", 0.3),
     ("el", 0.6),
     ("he", 0.5),
     ("ar", 1.0),
@@ -222,7 +223,8 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("ar", &["es"], "windows-1252"),
     ("at", &["de"], "windows-1252"),
     ("au", &["en"], "windows-1252"),
-    ("ba", &["sh"], "windows-1250"),
+    ("az", &["tr"], "windows-1254"),
+    ("ba", &["sh", "sr"], "windows-1250"),
     ("be", &["nl", "fr"], "windows-1252"),
     ("bg", &["bg"], "windows-1251"),
     ("bh", &["ar"], "windows-1256"),
@@ -271,7 +273,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("ly", &["ar"], "windows-1256"),
     ("ma", &["ar", "fr"], "windows-1256"),
     ("md", &["ro", "ru"], "windows-1250"),
-    ("me", &["sh"], "windows-1250"),
+    ("me", &["sh", "sr"], "windows-1250"),
     ("mk", &["mk"], "windows-1251"),
     ("mo", &["zh_hant"], "Big5"),
     ("mt", &["mt", "en"], "windows-1252"),
@@ -287,7 +289,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("pt", &["pt"], "windows-1252"),
     ("qa", &["ar"], "windows-1256"),
     ("ro", &["ro"], "windows-1250"),
-    ("rs", &["sh"], "windows-1250"),
+    ("rs", &["sh", "sr"], "windows-1250"),
     ("ru", &["ru"], "windows-1251"),
     ("sa", &["ar"], "windows-1256"),
     ("scot", &["gd", "en"], "windows-1252"),
@@ -315,18 +317,25 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
-/// joining letters), followed as a space is; closing punctuation and symbols, followed by a
-/// space far more often than by a letter (the ordinal indicators ª and º among them: 1.º,
-/// 2ª); each common or uncommon. Others are rare.
-const OPENING_COMMON: [u32; 4] = [0xAB, 0xB7, 0x201C, 0x201E];
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation,
+/// followed as a space is; closing punctuation, separators and symbols, followed by a space
+/// far more often than by a letter (the ordinal indicators ª and º among them: 1.º, 2ª; the
+/// middle dot between menu items); each common or uncommon. Others are rare.
+const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
 
 /// The no-break space is a space (class 0).
 fn is_ascii_like(c: char) -> bool {
     c == '\u{A0}'
 }
 const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
-const CLOSING_COMMON: [u32; 8] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA];
+const CLOSING_COMMON: [u32; 9] = [
+    0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA, 0xB7,
+];
+
+/// Punctuation that a language may write within words (Catalan's l·l): a letter of the
+/// languages whose words have it (as often as a letter of their alphabet needs), punctuation
+/// in the others.
+const JOINING: [char; 1] = ['\u{B7}'];
 const CLOSING_UNCOMMON: [u32; 13] = [
     0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
@@ -507,11 +516,12 @@ fn build_language(
     let mut letters: Vec<(char, f64)> = unigram
         .iter()
         .filter(|(c, n)| {
-            !c.is_ascii() && **n / total >= ALPHABET_SHARE && c.is_alphabetic() || {
-                // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
-                // Arabic points) are letters of their alphabet too.
-                !c.is_ascii() && **n / total >= ALPHABET_SHARE && !is_punctuation(**c)
-            }
+            // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
+            // Arabic points) are letters of their alphabet too, and joining punctuation
+            // where the words have it.
+            !c.is_ascii()
+                && **n / total >= ALPHABET_SHARE
+                && (c.is_alphabetic() || !is_punctuation(**c) || JOINING.contains(c))
         })
         .map(|(&c, &n)| (c, n))
         .collect();

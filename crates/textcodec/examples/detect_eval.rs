@@ -381,7 +381,10 @@ const TLD_NAMES: [&str; 2] = ["without TLD", "with TLD"];
 /// The summary lines of one set.
 fn summary(r: &Results) -> String {
     let mut out = String::new();
-    for (ti, name) in ["without TLD", "with the language's TLD"].iter().enumerate() {
+    for (ti, name) in ["without TLD", "with the language's TLD"]
+        .iter()
+        .enumerate()
+    {
         let t = r.totals[ti];
         out += &format!(
             "- {name}: {:.2} % / {:.2} % of {} inputs\n",
@@ -554,7 +557,9 @@ fn main() {
     print!("{}", summary(&test));
     print!("{}", throughput(&whole));
     println!();
-    println!("**Development set** (every hand-set constant was chosen on it): textcodec / chardetng\n");
+    println!(
+        "**Development set** (every hand-set constant was chosen on it): textcodec / chardetng\n"
+    );
     print!("{}", summary(&dev));
     println!();
     print!("{}", tables(&test, false, "### Test set:"));
