@@ -31,7 +31,8 @@ const MAX_COST: u8 = 254;
 const IMPOSSIBLE: u8 = 255;
 
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
-/// Latin letters; `et` to `eo` are from the CLDR, `th` from pythainlp). The Latin-script
+/// Latin letters, `sr` Serbian in Cyrillic ones; `et`, `cy`, `ga`, `eo` and `sr` are from
+/// Lingua's models, `fo`, `gd` and `mt` from the CLDR, `th` from pythainlp). The Latin-script
 /// ones come first (see `LATIN`).
 const ALPHABETIC: [&str; 42] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
@@ -186,7 +187,11 @@ const SHARE_EXCEPTIONS: [(&str, &str, f64); 4] = [
 ];
 
 /// The weight of the prior against the text's evidence (the hand-set shares are rough).
-const PRIOR_STRENGTH: f64 = 0.5;
+///
+/// This and the other hand-set constants of the model (the punctuation, apostrophe and
+/// boundary shares, the smoothing, the CJK texts' non-ASCII share) were tuned on the
+/// evaluation's development set only (DETECTION.md, "Protocol").
+const PRIOR_STRENGTH: f64 = 0.25;
 
 /// The prior cost of a language written in an encoding, relative to the most likely pair.
 fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
@@ -470,10 +475,10 @@ const SMOOTHING: f64 = 0.01;
 const RARE_PROBABILITY: f64 = 2e-6;
 /// Punctuation: the share of each common and each uncommon mark of the places where a word
 /// boundary could be.
-const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
-const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
+const COMMON_PUNCTUATION_SHARE: f64 = 0.001;
+const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0001;
 /// The share of letters followed by an apostrophe.
-const APOSTROPHE_AFTER_LETTER: f64 = 0.005;
+const APOSTROPHE_AFTER_LETTER: f64 = 0.001;
 /// The share of ASCII non-letters after an ASCII non-letter (". ", ", ", "> ").
 const BOUNDARY_AFTER_BOUNDARY: f64 = 0.3;
 /// How much less likely a letter is right after closing punctuation than after a space.
@@ -850,9 +855,10 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
          //\n\
          // The statistics are derived from wordfreq 3.1.1 (data under CC BY-SA 4.0, by Robyn Speer\n\
          // and contributors), from pythainlp 5.4.0's Thai National Corpus word frequencies\n\
-         // (CC0 1.0) and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a\n\
-         // derived work shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding\n\
-         // Standard (BSD 3-Clause). See data/detect/README.md.\n\n\
+         // (CC0 1.0), from Lingua's language model crates 1.0.0 (Apache-2.0, by Peter M. Stahl)\n\
+         // and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a derived work\n\
+         // shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding Standard\n\
+         // (BSD 3-Clause). See data/detect/README.md.\n\n\
          //! The detector's model: costs in 0.1 nat (255: impossible).\n\n",
     );
 
