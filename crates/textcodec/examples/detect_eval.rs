@@ -180,15 +180,13 @@ fn udhr(lang: &str, encoding: &str) -> String {
 fn half(text: &str, set: Set) -> String {
     let middle = text.chars().count() / 2;
     let mut best = (usize::MAX, 0);
-    let mut chars = 0usize;
-    for (i, c) in text.char_indices() {
+    for (chars, (i, c)) in text.char_indices().enumerate() {
         if c == '\n' {
             let distance = chars.abs_diff(middle);
             if distance < best.0 {
                 best = (distance, i + 1);
             }
         }
-        chars += 1;
     }
     assert!(best.0 != usize::MAX, "a text of one line cannot be split");
     let (first, second) = text.split_at(best.1);
