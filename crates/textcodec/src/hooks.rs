@@ -5,9 +5,10 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions, Status};
+use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions};
 use crate::encoder::{EncodeError, EncoderErrorMode};
 use crate::encoding::Encoding;
+use crate::status::Status;
 use crate::{ISO_2022_JP, UTF_8};
 
 /// Decodes all of `bytes` with `encoding`'s decoder in replacement mode, after `skip` bytes.

@@ -1,10 +1,10 @@
 //! Big5 ("Big5 decoder", "Big5 encoder").
 
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use super::gb18030::{
     encode_fast, run_out, utf8_pair_entry, FastPath, Out, Utf16In, Utf8In, Utf8Pairs,
 };
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
 
 /// The pointer of the decoder's steps 3.3 to 3.5: `None` unless `byte` is in the range 0x40 to

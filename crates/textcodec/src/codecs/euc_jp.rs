@@ -3,8 +3,8 @@
 //! Also home of the encoder fast-path loops shared by the stateless double-byte encoders of
 //! this family (EUC-JP, Shift_JIS, EUC-KR): [`run_utf8_with`] and [`run_utf16_with`].
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 use crate::tables::jis0212::JIS0212_DECODE;
 

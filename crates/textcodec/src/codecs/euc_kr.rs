@@ -1,9 +1,9 @@
 //! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use super::gb18030::{utf8_pair_entry, utf8_run, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
 
 /// The EUC-KR decoder's state: "EUC-KR leading".

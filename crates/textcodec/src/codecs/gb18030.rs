@@ -4,8 +4,8 @@
 //! Two-byte sequences go through "index gb18030", four-byte sequences through "index gb18030
 //! ranges" ("index gb18030 ranges code point" / "index gb18030 ranges pointer").
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use crate::tables::gb18030::{GB18030_DECODE, GB18030_ENCODE, GB18030_RANGES};
 
 /// "index gb18030 ranges code point" for `pointer`.

@@ -3,6 +3,7 @@
 //! driver monomorphised for that codec).
 
 pub(crate) mod big5;
+pub(crate) mod driver;
 pub(crate) mod euc_jp;
 pub(crate) mod euc_kr;
 pub(crate) mod gb18030;
@@ -14,9 +15,27 @@ pub(crate) mod utf16;
 pub(crate) mod utf8;
 pub(crate) mod x_user_defined;
 
-use crate::decoder::{drive, resume, DecodeHandler, Driven, Replay, Sink};
-use crate::encoder::{drive_encoder, EncDriven, Source};
-use crate::encoding::{Encoding, Kind};
+use driver::{drive, resume, DecodeHandler, Driven, Replay, Sink};
+use driver::{drive_encoder, EncDriven, Source};
+
+/// Which decoder and encoder an encoding uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Utf8,
+    /// A single-byte encoding: its position among the 28 in the spec's order.
+    SingleByte(u8),
+    Gbk,
+    Gb18030,
+    Big5,
+    EucJp,
+    Iso2022Jp,
+    ShiftJis,
+    EucKr,
+    Replacement,
+    Utf16Be,
+    Utf16Le,
+    XUserDefined,
+}
 
 /// The decoder state of each encoding family.
 #[derive(Clone, Copy, Debug)]
@@ -53,8 +72,8 @@ macro_rules! each_decoder {
 }
 
 impl DecoderVariant {
-    pub(crate) fn new(encoding: &Encoding) -> DecoderVariant {
-        match encoding.kind {
+    pub(crate) fn new(kind: Kind) -> DecoderVariant {
+        match kind {
             Kind::Utf8 => DecoderVariant::Utf8(Default::default()),
             Kind::Utf16Be => DecoderVariant::Utf16(utf16::Utf16Decoder::new(true)),
             Kind::Utf16Le => DecoderVariant::Utf16(utf16::Utf16Decoder::new(false)),
@@ -111,8 +130,8 @@ pub(crate) enum EncoderVariant {
 }
 
 impl EncoderVariant {
-    pub(crate) fn new(encoding: &Encoding) -> EncoderVariant {
-        match encoding.kind {
+    pub(crate) fn new(kind: Kind) -> EncoderVariant {
+        match kind {
             Kind::Utf8 | Kind::Utf16Be | Kind::Utf16Le | Kind::Replacement => {
                 EncoderVariant::Utf8(Default::default())
             }

@@ -1,9 +1,9 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use super::gb18030::{utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, Utf16Pairs, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
 
 /// The Shift_JIS decoder's state: "Shift_JIS leading".

@@ -5,8 +5,8 @@
 //! hot loops want: for decoding, per byte value, the UTF-8 bytes and their length packed in a
 //! `u32`, or the UTF-16 code unit; for encoding, a two-level table from code point to byte.
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 
@@ -971,7 +971,7 @@ mod tests {
         for round in 0..600usize {
             let which = {
                 let enc = crate::Encoding::for_label(names[round % names.len()].as_bytes());
-                let crate::encoding::Kind::SingleByte(n) = enc.unwrap().kind else {
+                let crate::codecs::Kind::SingleByte(n) = enc.unwrap().kind else {
                     unreachable!()
                 };
                 n as usize
@@ -1058,7 +1058,7 @@ mod tests {
             "windows-1252",
         ] {
             let enc = crate::Encoding::for_label(name.as_bytes()).unwrap();
-            let crate::encoding::Kind::SingleByte(n) = enc.kind else {
+            let crate::codecs::Kind::SingleByte(n) = enc.kind else {
                 unreachable!("{name} is a single-byte encoding")
             };
             assert!(RUNS[n as usize].is_some(), "{name}");

@@ -1,7 +1,7 @@
 //! UTF-8 ("UTF-8 decoder", "UTF-8 encoder").
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
 /// boundary" and "upper boundary".

@@ -1,7 +1,7 @@
 //! x-user-defined ("x-user-defined decoder", "x-user-defined encoder").
 
-use crate::decoder::{DecodeHandler, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Sink, Step};
+use super::driver::{EncStep, EncodeHandler};
 
 /// The x-user-defined decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
