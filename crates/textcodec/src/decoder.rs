@@ -1,7 +1,8 @@
 //! The public streaming decoder ([`Decoder`]), its options and errors; the machinery it
 //! drives every codec with is in `codecs::driver`.
 
-use crate::codecs::driver::{Driven, Replay, Sink, Utf16Sink, Utf8Sink};
+use crate::codecs::driver::{Driven, Replay};
+use crate::codecs::handles::{Sink, Utf16Sink, Utf8Sink};
 use crate::codecs::DecoderVariant;
 use crate::encoding::Encoding;
 use crate::status::{Progress, Status};

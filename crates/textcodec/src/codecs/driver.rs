@@ -28,6 +28,7 @@
 //! point again), the end-of-queue flush, surrogate handling for UTF-16 input, and exact output
 //! bookkeeping (a step that does not fit is rolled back whole).
 
+use super::handles::{Sink, Source, Units};
 use crate::status::Status;
 
 /// What a decoder handler returns for one byte or for end-of-queue.
@@ -60,166 +61,6 @@ impl Step {
             n: 1,
             bytes: [byte, 0, 0],
         }
-    }
-}
-
-/// The output side of decoding: UTF-8 bytes or UTF-16 code units, written whole or not at all.
-pub(crate) trait Sink {
-    /// Units written so far.
-    fn written(&self) -> usize;
-    /// Units still free.
-    fn room(&self) -> usize;
-    /// Units needed for scalar value `cp`.
-    fn units(cp: u32) -> usize;
-    /// Writes scalar value `cp` if it fits whole; returns whether it did.
-    fn put(&mut self, cp: u32) -> bool;
-    /// Copies the longest run of ASCII bytes at the start of `src` that fits; returns its length.
-    fn put_ascii_run(&mut self, src: &[u8]) -> usize;
-    /// The buffer and position, if this sink writes UTF-8 (for codec fast paths).
-    #[inline(always)]
-    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
-        None
-    }
-    /// The buffer and position, if this sink writes UTF-16 (for codec fast paths).
-    #[inline(always)]
-    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
-        None
-    }
-}
-
-/// A sink writing UTF-8.
-pub(crate) struct Utf8Sink<'a> {
-    pub(crate) dst: &'a mut [u8],
-    pub(crate) pos: usize,
-}
-
-impl Sink for Utf8Sink<'_> {
-    #[inline(always)]
-    fn written(&self) -> usize {
-        self.pos
-    }
-    #[inline(always)]
-    fn room(&self) -> usize {
-        self.dst.len() - self.pos
-    }
-    #[inline(always)]
-    fn units(cp: u32) -> usize {
-        if cp < 0x80 {
-            1
-        } else if cp < 0x800 {
-            2
-        } else if cp < 0x10000 {
-            3
-        } else {
-            4
-        }
-    }
-    #[inline(always)]
-    fn put(&mut self, cp: u32) -> bool {
-        debug_assert!(char::from_u32(cp).is_some(), "not a scalar value: {cp:#X}");
-        let pos = self.pos;
-        let dst = &mut *self.dst;
-        if cp < 0x80 {
-            if pos < dst.len() {
-                dst[pos] = cp as u8;
-                self.pos = pos + 1;
-                return true;
-            }
-            false
-        } else if cp < 0x800 {
-            if let Some(out) = dst.get_mut(pos..pos + 2) {
-                out[0] = 0xC0 | (cp >> 6) as u8;
-                out[1] = 0x80 | (cp & 0x3F) as u8;
-                self.pos = pos + 2;
-                return true;
-            }
-            false
-        } else if cp < 0x10000 {
-            if let Some(out) = dst.get_mut(pos..pos + 3) {
-                out[0] = 0xE0 | (cp >> 12) as u8;
-                out[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
-                out[2] = 0x80 | (cp & 0x3F) as u8;
-                self.pos = pos + 3;
-                return true;
-            }
-            false
-        } else {
-            if let Some(out) = dst.get_mut(pos..pos + 4) {
-                out[0] = 0xF0 | (cp >> 18) as u8;
-                out[1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
-                out[2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
-                out[3] = 0x80 | (cp & 0x3F) as u8;
-                self.pos = pos + 4;
-                return true;
-            }
-            false
-        }
-    }
-    #[inline(always)]
-    fn put_ascii_run(&mut self, src: &[u8]) -> usize {
-        let n = crate::simd::copy_ascii_to_utf8(src, &mut self.dst[self.pos..]);
-        self.pos += n;
-        n
-    }
-    #[inline(always)]
-    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
-        Some((&mut *self.dst, &mut self.pos))
-    }
-}
-
-/// A sink writing UTF-16 code units.
-pub(crate) struct Utf16Sink<'a> {
-    pub(crate) dst: &'a mut [u16],
-    pub(crate) pos: usize,
-}
-
-impl Sink for Utf16Sink<'_> {
-    #[inline(always)]
-    fn written(&self) -> usize {
-        self.pos
-    }
-    #[inline(always)]
-    fn room(&self) -> usize {
-        self.dst.len() - self.pos
-    }
-    #[inline(always)]
-    fn units(cp: u32) -> usize {
-        if cp < 0x10000 {
-            1
-        } else {
-            2
-        }
-    }
-    #[inline(always)]
-    fn put(&mut self, cp: u32) -> bool {
-        debug_assert!(char::from_u32(cp).is_some(), "not a scalar value: {cp:#X}");
-        let pos = self.pos;
-        if cp < 0x10000 {
-            if pos < self.dst.len() {
-                self.dst[pos] = cp as u16;
-                self.pos = pos + 1;
-                return true;
-            }
-            false
-        } else if let Some(out) = self.dst.get_mut(pos..pos + 2) {
-            let c = cp - 0x10000;
-            out[0] = 0xD800 | (c >> 10) as u16;
-            out[1] = 0xDC00 | (c & 0x3FF) as u16;
-            self.pos = pos + 2;
-            true
-        } else {
-            false
-        }
-    }
-    #[inline(always)]
-    fn put_ascii_run(&mut self, src: &[u8]) -> usize {
-        let n = crate::simd::copy_ascii_to_utf16(src, &mut self.dst[self.pos..]);
-        self.pos += n;
-        n
-    }
-    #[inline(always)]
-    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
-        Some((&mut *self.dst, &mut self.pos))
     }
 }
 
@@ -811,67 +652,6 @@ pub(crate) trait EncodeHandler: Copy {
     fn ascii_is_identity(&self) -> bool;
 }
 
-/// Where encoder input comes from: a `&str` or UTF-16 code units.
-pub(crate) trait Source {
-    fn len(&self) -> usize;
-    /// The scalar value at `pos` and the position after it; `None` when `pos` holds a leading
-    /// surrogate that ends the input and more input may complete it.
-    fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)>;
-    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize);
-}
-
-impl Source for &str {
-    #[inline(always)]
-    fn len(&self) -> usize {
-        str::len(self)
-    }
-    #[inline]
-    fn next(&self, pos: usize, _last: bool) -> Option<(u32, usize)> {
-        let b = self.as_bytes();
-        let lead = b[pos];
-        if lead < 0x80 {
-            return Some((lead as u32, pos + 1));
-        }
-        let c = self[pos..].chars().next().expect("character boundary");
-        Some((c as u32, pos + c.len_utf8()))
-    }
-    #[inline(always)]
-    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize) {
-        h.run_utf8(&self[pos..], dst)
-    }
-}
-
-impl Source for &[u16] {
-    #[inline(always)]
-    fn len(&self) -> usize {
-        <[u16]>::len(self)
-    }
-    #[inline]
-    fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)> {
-        let u = self[pos] as u32;
-        if !(0xD800..0xE000).contains(&u) {
-            return Some((u, pos + 1));
-        }
-        if u >= 0xDC00 {
-            // A lone trailing surrogate is U+FFFD.
-            return Some((0xFFFD, pos + 1));
-        }
-        match self.get(pos + 1) {
-            Some(&t) if (0xDC00..0xE000).contains(&t) => Some((
-                0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00),
-                pos + 2,
-            )),
-            Some(_) => Some((0xFFFD, pos + 1)),
-            None if last => Some((0xFFFD, pos + 1)),
-            None => None,
-        }
-    }
-    #[inline(always)]
-    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize) {
-        h.run_utf16(&self[pos..], dst)
-    }
-}
-
 /// The outcome of processing one item.
 enum One {
     Done,
@@ -1019,7 +799,10 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
     }
     let len = src.len();
     loop {
-        let (r, n) = src.run(h, pos, &mut dst[w..]);
+        let (r, n) = match src.units_from(pos) {
+            Units::Utf8(s) => h.run_utf8(s, &mut dst[w..]),
+            Units::Utf16(s) => h.run_utf16(s, &mut dst[w..]),
+        };
         pos += r;
         w += n;
         if pos >= len {

@@ -7,7 +7,9 @@ pub(crate) mod driver;
 pub(crate) mod euc_jp;
 pub(crate) mod euc_kr;
 pub(crate) mod gb18030;
+pub(crate) mod handles;
 pub(crate) mod iso_2022_jp;
+pub(crate) mod multibyte;
 pub(crate) mod replacement;
 pub(crate) mod shift_jis;
 pub(crate) mod single_byte;
@@ -15,8 +17,9 @@ pub(crate) mod utf16;
 pub(crate) mod utf8;
 pub(crate) mod x_user_defined;
 
-use driver::{drive, resume, DecodeHandler, Driven, Replay, Sink};
-use driver::{drive_encoder, EncDriven, Source};
+use driver::{drive, resume, DecodeHandler, Driven, Replay};
+use driver::{drive_encoder, EncDriven};
+use handles::{Sink, Source};
 
 /// Which decoder and encoder an encoding uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,9 @@
 //! hot loops want: for decoding, per byte value, the UTF-8 bytes and their length packed in a
 //! `u32`, or the UTF-16 code unit; for encoding, a two-level table from code point to byte.
 
-use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
+use super::handles::Sink;
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 

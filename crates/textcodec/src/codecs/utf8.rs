@@ -1,7 +1,8 @@
 //! UTF-8 ("UTF-8 decoder", "UTF-8 encoder").
 
-use super::driver::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
+use super::handles::Sink;
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
 /// boundary" and "upper boundary".
