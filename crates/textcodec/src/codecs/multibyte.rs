@@ -1,6 +1,6 @@
 //! The plumbing shared by the multi-byte (CJK) codecs: pair tables (two-byte sequences
 //! pre-decoded to UTF-8 or UTF-16) and the runs over them, the decoders' fast paths
-//! ([`FastPath`], [`run_multi`]), the encoders' fast paths ([`encode_fast`], [`run_mapped`])
+//! ([`FastPath`], [`run_multi`]), the encoders' fast paths ([`encode_fast`], [`run_mapped_utf8`])
 //! and the stateless mapped encoders ([`Mapped`], [`MapEncoder`]).
 
 #[cfg(test)]
@@ -547,21 +547,21 @@ fn put_mapped(m: Mapped, dst: &mut [u8], w: &mut usize) -> bool {
     }
 }
 
-/// The encoder fast path of a [`MapEncoder`] (ASCII is the identity, `map` gives the result
-/// for every non-ASCII scalar value, stateless). Stops before an unmappable character (a
-/// supplementary one or a lone surrogate among them: none is mappable in these encodings) or
-/// one that does not fit. Returns (units read, bytes written).
+/// The encoder fast path over UTF-8 for an encoder where ASCII is the identity and `map`
+/// gives the result for every non-ASCII scalar value (stateless). Stops before an unmappable
+/// character or one that does not fit.
 #[inline(always)]
-pub(crate) fn run_mapped<I: Source>(
-    src: I,
+pub(crate) fn run_mapped_utf8(
+    src: &str,
     dst: &mut [u8],
     map: impl Fn(u32) -> Mapped,
 ) -> (usize, usize) {
-    let len = src.len();
+    let s = src.as_bytes();
     let (mut r, mut w) = (0usize, 0usize);
-    while r < len {
-        if src.ascii_at(r).is_some() {
-            let n = src.ascii_run(r, &mut dst[w..]);
+    while r < s.len() {
+        let b = s[r];
+        if b < 0x80 {
+            let n = crate::simd::copy_ascii_to_ascii(&s[r..], &mut dst[w..]);
             if n == 0 {
                 break;
             }
@@ -569,13 +569,55 @@ pub(crate) fn run_mapped<I: Source>(
             w += n;
             continue;
         }
-        let Some((cp, units)) = src.scalar(r) else {
+        // `src` is valid UTF-8 and `r` is a character boundary.
+        let (cp, len) = if b < 0xE0 {
+            (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
+        } else if b < 0xF0 {
+            (
+                ((b as u32 & 0x0F) << 12)
+                    | ((s[r + 1] as u32 & 0x3F) << 6)
+                    | (s[r + 2] as u32 & 0x3F),
+                3,
+            )
+        } else {
+            // Supplementary: never mappable in these encodings.
             break;
         };
         if !put_mapped(map(cp), dst, &mut w) {
             break;
         }
-        r += units;
+        r += len;
+    }
+    (r, w)
+}
+
+/// The encoder fast path over UTF-16, like [`run_mapped_utf8`]. Surrogates (paired or not) stop
+/// it: no supplementary code point is mappable in these encodings.
+#[inline(always)]
+pub(crate) fn run_mapped_utf16(
+    src: &[u16],
+    dst: &mut [u8],
+    map: impl Fn(u32) -> Mapped,
+) -> (usize, usize) {
+    let (mut r, mut w) = (0usize, 0usize);
+    while r < src.len() {
+        let u = src[r];
+        if u < 0x80 {
+            let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
+            if n == 0 {
+                break;
+            }
+            r += n;
+            w += n;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&u) {
+            break;
+        }
+        if !put_mapped(map(u as u32), dst, &mut w) {
+            break;
+        }
+        r += 1;
     }
     (r, w)
 }
@@ -606,12 +648,12 @@ impl<M: MapEncoder> EncodeHandler for M {
 
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        run_mapped(src, dst, M::map)
+        run_mapped_utf8(src, dst, M::map)
     }
 
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        run_mapped(src, dst, M::map)
+        run_mapped_utf16(src, dst, M::map)
     }
 }
 
