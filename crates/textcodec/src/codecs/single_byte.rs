@@ -957,7 +957,7 @@ mod tests {
         ];
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::simd::latin::x86k;
+            use crate::simd::x86 as x86k;
             kernels.push(("sse2", |s, d, l| Some(x86k::encode_utf8_low_sse2(s, d, l))));
             // Without AVX2 it takes SSE2.
             kernels.push(("avx2", |s, d, l| Some(x86k::encode_utf8_low_avx2(s, d, l))));

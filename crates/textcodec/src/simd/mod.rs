@@ -140,6 +140,29 @@ pub fn set_level(wanted: Level) -> Level {
     l
 }
 
+/// One operation's table of kernels: for each architecture, a guard (the input sizes its
+/// kernels take) and the kernel of each level; where no row applies (another level, another
+/// architecture, a short input), the fallback after `_`. The level is read only once the
+/// guard holds, so short inputs pay nothing for the dispatch.
+macro_rules! kernels {
+    (
+        $($arch:literal if $guard:expr => { $($($lvl:ident)|+ => $call:expr,)+ })*
+        _ => $fallback:expr
+    ) => {{
+        $(
+            #[cfg(target_arch = $arch)]
+            if $guard {
+                match $crate::simd::level() {
+                    $($($crate::simd::Level::$lvl)|+ => return $call,)+
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        )*
+        $fallback
+    }};
+}
+
 /// Copies the longest ASCII prefix of `src` that fits in `dst` as bytes; returns its length.
 #[inline(always)]
 pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
@@ -151,19 +174,16 @@ pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::copy_ascii_avx2(src, dst),
-            Level::Sse2 => x86::copy_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_ascii_to_ascii(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::copy_ascii_avx2(src, dst),
+            Sse2 => x86::copy_ascii_sse2(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::copy_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_ascii_to_ascii(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::copy_ascii_neon(src, dst);
-    }
-    scalar::copy_ascii_to_ascii(src, dst)
 }
 
 /// Widens the longest ASCII prefix of `src` that fits in `dst`; returns its length.
@@ -171,19 +191,16 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::widen_ascii_avx2(src, dst),
-            Level::Sse2 => x86::widen_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_ascii_to_utf16(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::widen_ascii_avx2(src, dst),
+            Sse2 => x86::widen_ascii_sse2(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::widen_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_ascii_to_utf16(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::widen_ascii_neon(src, dst);
-    }
-    scalar::copy_ascii_to_utf16(src, dst)
 }
 
 /// Narrows the longest prefix of `src` below U+0080 that fits in `dst`; returns its length.
@@ -191,19 +208,16 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
 pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
-            Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::narrow_ascii_avx2(src, dst),
+            Sse2 => x86::narrow_ascii_sse2(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::narrow_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_utf16_ascii_to_ascii(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::narrow_ascii_neon(src, dst);
-    }
-    scalar::copy_utf16_ascii_to_ascii(src, dst)
 }
 
 /// Narrows the longest run of ASCII code units at the start of UTF-16 bytes `src` (big-endian
@@ -212,35 +226,34 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = (src.len() / 2).min(dst.len());
     let (src, dst) = (&src[..2 * n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        match level() {
-            Level::Avx2 => return x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
-            Level::Sse2 => return x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
-            Level::Scalar | Level::Neon => {}
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
+            Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
         }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::narrow_utf16_bytes_neon::<BE>(src, dst),
+        }
+        _ => scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::narrow_utf16_bytes_neon::<BE>(src, dst);
-    }
-    scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
 }
 
 /// UTF-16 bytes (big-endian if `BE`) to UTF-8 in blocks of eight code units without
 /// surrogates; returns (bytes read, bytes written). May do nothing; the caller finishes.
 #[inline(always)]
 pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if src.len() >= 16 && level() == Level::Avx2 {
-        return x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst);
+    kernels! {
+        "x86_64" if src.len() >= 16 => {
+            Avx2 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
+        }
+        "aarch64" if src.len() >= 16 => {
+            Neon => aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst),
+        }
+        _ => {
+            let _ = (src, dst);
+            (0, 0)
+        }
     }
-    #[cfg(target_arch = "aarch64")]
-    if src.len() >= 16 && level() == Level::Neon {
-        return aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst);
-    }
-    let _ = (src, dst);
-    (0, 0)
 }
 
 /// UTF-8 to UTF-16 in blocks of sixteen bytes of one- to three-byte characters, from
@@ -249,16 +262,18 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
 /// of at least sixteen). Returns (bytes read from `start`, units written); may do nothing.
 #[inline(always)]
 pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if src.len() >= 16 && level() == Level::Avx2 {
-        return x86::utf8_to_utf16_avx2(src, start, dst);
+    kernels! {
+        "x86_64" if src.len() >= 16 => {
+            Avx2 => x86::utf8_to_utf16_avx2(src, start, dst),
+        }
+        "aarch64" if src.len() >= start + 16 => {
+            Neon => aarch64::utf8_to_utf16_neon(src, start, dst),
+        }
+        _ => {
+            let _ = (src, start, dst);
+            (0, 0)
+        }
     }
-    #[cfg(target_arch = "aarch64")]
-    if src.len() >= start + 16 && level() == Level::Neon {
-        return aarch64::utf8_to_utf16_neon(&src[start..], dst);
-    }
-    let _ = (src, start, dst);
-    (0, 0)
 }
 
 /// Copies the longest prefix of `src` that is complete, valid UTF-8 (by the spec's UTF-8
@@ -267,48 +282,49 @@ pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize
 pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return if n >= 64 {
-            x86::copy_valid_utf8_avx2(src, dst)
-        } else {
-            x86::copy_valid_utf8_short_avx2(src, dst)
-        };
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => if n >= 64 {
+                x86::copy_valid_utf8_avx2(src, dst)
+            } else {
+                x86::copy_valid_utf8_short_avx2(src, dst)
+            },
+        }
+        "aarch64" if n >= 32 => {
+            Neon => aarch64::copy_valid_utf8_neon(src, dst),
+        }
+        _ => scalar::copy_valid_utf8(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 32 && level() == Level::Neon {
-        return aarch64::copy_valid_utf8_neon(src, dst);
-    }
-    scalar::copy_valid_utf8(src, dst)
 }
 
 /// The length of the longest prefix of `src` that is complete, valid UTF-8.
 #[inline]
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return if src.len() >= 64 {
-            x86::valid_utf8_prefix_avx2(src)
-        } else {
-            x86::valid_utf8_prefix_short_avx2(src)
-        };
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => if src.len() >= 64 {
+                x86::valid_utf8_prefix_avx2(src)
+            } else {
+                x86::valid_utf8_prefix_short_avx2(src)
+            },
+        }
+        _ => scalar::valid_utf8_prefix(src)
     }
-    scalar::valid_utf8_prefix(src)
 }
 
 /// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
 /// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
 #[inline(always)]
 pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::widen16_sse2(src, dst);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::widen16_sse2(src, dst),
+        }
+        "aarch64" if true => {
+            Neon => aarch64::widen16_neon(src, dst),
+        }
+        _ => scalar::widen16(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if level() == Level::Neon {
-        return aarch64::widen16_neon(src, dst);
-    }
-    scalar::widen16(src, dst)
 }
 
 /// Bytes `lo..=lo + span` that decode to `byte + delta` (mod 2^16): a run of a single-byte
@@ -329,27 +345,30 @@ pub(crate) struct ByteRun {
 /// costs less.
 #[inline(always)]
 pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::widen16_runs_sse2(src, dst, runs);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::widen16_runs_sse2(src, dst, runs),
+        }
+        "aarch64" if true => {
+            Neon => aarch64::widen16_runs_neon(src, dst, runs),
+        }
+        _ => scalar::widen16_runs(src, dst, runs)
     }
-    #[cfg(target_arch = "aarch64")]
-    if level() == Level::Neon {
-        return aarch64::widen16_runs_neon(src, dst, runs);
-    }
-    scalar::widen16_runs(src, dst, runs)
 }
 
 /// x-user-defined to UTF-16 in blocks of 32 bytes; returns the bytes decoded. May do nothing
 /// (other levels than AVX2, where the caller's loop vectorizes by itself).
 #[inline(always)]
 pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return x86::x_user_defined_to_utf16_avx2(src, dst);
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::x_user_defined_to_utf16_avx2(src, dst),
+        }
+        _ => {
+            let _ = (src, dst);
+            0
+        }
     }
-    let _ = (src, dst);
-    0
 }
 
 /// Single-byte text to UTF-8 in blocks of sixteen bytes that are all ASCII or in `runs`;
@@ -357,26 +376,26 @@ pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
 /// finishes through the table.
 #[inline(always)]
 pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return x86::runs_to_utf8_avx2(src, dst, runs);
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::runs_to_utf8_avx2(src, dst, runs),
+        }
+        _ => {
+            let _ = (src, dst, runs);
+            (0, 0)
+        }
     }
-    let _ = (src, dst, runs);
-    (0, 0)
 }
 
 /// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
 #[inline(always)]
 pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::non_ascii_mask16_sse2(src);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::non_ascii_mask16_sse2(src),
+        }
+        _ => scalar::non_ascii_mask16(src)
     }
-    let mut mask = 0;
-    for (k, &b) in src.iter().enumerate() {
-        mask |= ((b >> 7) as u32) << k;
-    }
-    mask
 }
 
 /// The bytes of `units` in native byte order (little-endian on x86-64 and aarch64 Linux).

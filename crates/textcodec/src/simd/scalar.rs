@@ -127,3 +127,13 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     dst[..v].copy_from_slice(&src[..v]);
     v
 }
+
+/// The mask of the bytes at or above 0x80 (bit `k` for byte `k`).
+#[inline(always)]
+pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
+    let mut mask = 0;
+    for (k, &b) in src.iter().enumerate() {
+        mask |= ((b >> 7) as u32) << k;
+    }
+    mask
+}

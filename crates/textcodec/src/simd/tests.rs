@@ -177,7 +177,7 @@ fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
     }
     #[cfg(target_arch = "aarch64")]
     if detected_level() == Level::Neon {
-        return Some(aarch64::utf8_to_utf16_neon(src, dst));
+        return Some(aarch64::utf8_to_utf16_neon(src, 0, dst));
     }
     let _ = (src, dst);
     None

@@ -9,10 +9,11 @@ use super::*;
 /// bytes remain, or when `dst` has fewer than 24 units of room (16 for the output of a block,
 /// 8 for what its stores write past it, put back).
 #[inline]
-pub(crate) fn utf8_to_utf16_neon(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn utf8_to_utf16_neon(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     if !has_neon() {
         return (0, 0);
     }
+    let src = &src[start..];
     // SAFETY: NEON is present.
     unsafe { utf8_to_utf16_neon_impl(src, dst) }
 }
