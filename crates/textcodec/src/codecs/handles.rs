@@ -285,9 +285,6 @@ pub(crate) trait Source {
     /// The scalar value at `pos` and the position after it; `None` when `pos` holds a leading
     /// surrogate that ends the input and more input may complete it.
     fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)>;
-    /// The units from `pos` on, as they are: for the encoders' fast paths, which have a loop
-    /// for each.
-    fn units_from(&self, pos: usize) -> Units<'_>;
     /// The unit at `r` if it is ASCII.
     fn ascii_at(&self, r: usize) -> Option<u8>;
     /// Copies the ASCII run at `r` as far as it fits in `dst`; returns its length.
@@ -295,12 +292,6 @@ pub(crate) trait Source {
     /// The non-ASCII scalar value at `r` and its length in units; `None` for a lone
     /// surrogate (left to the driver).
     fn scalar(&self, r: usize) -> Option<(u32, usize)>;
-}
-
-/// The input of an encoder from some position on: UTF-8 or UTF-16.
-pub(crate) enum Units<'a> {
-    Utf8(&'a str),
-    Utf16(&'a [u16]),
 }
 
 impl Source for &str {
@@ -317,10 +308,6 @@ impl Source for &str {
         }
         let c = self[pos..].chars().next().expect("character boundary");
         Some((c as u32, pos + c.len_utf8()))
-    }
-    #[inline(always)]
-    fn units_from(&self, pos: usize) -> Units<'_> {
-        Units::Utf8(&self[pos..])
     }
     #[inline(always)]
     fn ascii_at(&self, r: usize) -> Option<u8> {
@@ -365,10 +352,6 @@ impl Source for &[u16] {
             None if last => Some((0xFFFD, pos + 1)),
             None => None,
         }
-    }
-    #[inline(always)]
-    fn units_from(&self, pos: usize) -> Units<'_> {
-        Units::Utf16(&self[pos..])
     }
     #[inline(always)]
     fn ascii_at(&self, r: usize) -> Option<u8> {

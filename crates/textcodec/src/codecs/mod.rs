@@ -18,8 +18,8 @@ pub(crate) mod utf8;
 pub(crate) mod x_user_defined;
 
 use driver::{drive, resume, DecodeHandler, Driven, Replay};
-use driver::{drive_encoder, EncDriven};
-use handles::{Sink, Source};
+use driver::{drive_encoder, EncDriven, EncoderInput};
+use handles::Sink;
 
 /// Which decoder and encoder an encoding uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +162,7 @@ impl EncoderVariant {
     }
 
     #[inline]
-    pub(crate) fn drive<Src: Source>(
+    pub(crate) fn drive<Src: EncoderInput>(
         &mut self,
         src: Src,
         first: Option<u32>,

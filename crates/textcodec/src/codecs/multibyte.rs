@@ -698,14 +698,8 @@ pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
         }
     }
     assert!(valid.len() > 5_000);
-    // A small deterministic generator (xorshift).
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut x = 0x2545_F491u32;
+    let mut next = move || crate::xorshift32(&mut x) as u64;
     for round in 0..4000 {
         let mut src = std::vec::Vec::new();
         let n = 1 + (next() % 60) as usize;
