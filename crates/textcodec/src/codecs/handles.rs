@@ -372,17 +372,27 @@ impl Source for &[u16] {
     }
 }
 
+/// The scalar value of a valid two-byte UTF-8 sequence (`lead`, then continuation byte `c1`):
+/// the spec's "UTF-8 decoder" steps for it, at once.
+#[inline(always)]
+pub(crate) const fn utf8_2(lead: u8, c1: u8) -> u32 {
+    ((lead as u32 & 0x1F) << 6) | (c1 as u32 & 0x3F)
+}
+
+/// The scalar value of a valid three-byte UTF-8 sequence, as [`utf8_2`].
+#[inline(always)]
+pub(crate) const fn utf8_3(lead: u8, c1: u8, c2: u8) -> u32 {
+    ((lead as u32 & 0x0F) << 12) | ((c1 as u32 & 0x3F) << 6) | (c2 as u32 & 0x3F)
+}
+
 /// The scalar value of the (valid) non-ASCII UTF-8 sequence at `s[i..]` and its length.
 #[inline(always)]
 pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
     let b0 = s[i] as u32;
     if b0 < 0xE0 {
-        (((b0 & 0x1F) << 6) | (s[i + 1] as u32 & 0x3F), 2)
+        (utf8_2(s[i], s[i + 1]), 2)
     } else if b0 < 0xF0 {
-        (
-            ((b0 & 0x0F) << 12) | ((s[i + 1] as u32 & 0x3F) << 6) | (s[i + 2] as u32 & 0x3F),
-            3,
-        )
+        (utf8_3(s[i], s[i + 1], s[i + 2]), 3)
     } else {
         (
             ((b0 & 0x07) << 18)
