@@ -3,7 +3,7 @@
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
 use super::handles::{utf8_2, utf8_3, Sink};
-use super::multibyte::index_code_point;
+use crate::tables::index_code_point;
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 

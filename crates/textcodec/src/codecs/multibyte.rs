@@ -8,15 +8,6 @@ use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
 use super::handles::{utf8_2, utf8_3, Sink, Source, Utf16Sink, Utf8Sink};
 
-/// The "index code point" for `pointer` in `index` (`None` for null or out of range).
-#[inline(always)]
-pub(crate) fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
-    match index.get(pointer) {
-        Some(&cp) if cp != 0 => Some(cp as u32),
-        _ => None,
-    }
-}
-
 /// The decoder fast path shared by EUC-JP, Shift_JIS and EUC-KR from the initial state:
 /// ASCII runs, and the non-ASCII sequences `seq` decodes (`seq(src, i)`: the code point and
 /// length of the valid sequence at `src[i]`, `src[i] >= 0x80`, complete inside `src`, or
