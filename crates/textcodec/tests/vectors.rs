@@ -1,5 +1,5 @@
 //! Hand-written vectors for the traps the spec names. Each test quotes the spec step it checks
-//! (spec: ../shared/whatwg/encoding.bs). Expected values were hand-traced through the spec text.
+//! (the Encoding Standard, https://encoding.spec.whatwg.org/). Expected values were hand-traced through the spec text.
 
 mod common;
 
