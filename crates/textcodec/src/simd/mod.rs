@@ -537,9 +537,9 @@ pub(crate) mod spill;
 pub(crate) use spill::Spill;
 
 mod text;
-#[cfg(feature = "std")]
-pub(crate) use text::valid_prefix;
-pub(crate) use text::{ascii_str, str_from_utf8};
+pub(crate) use text::{
+    ascii_len, ascii_prefix, ascii_str, str_from_utf8, valid_prefix, write_str_at,
+};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {

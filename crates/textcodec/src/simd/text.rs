@@ -35,6 +35,15 @@ pub(crate) fn ascii_str(src: &[u8]) -> Option<&str> {
     Some(unsafe { core::str::from_utf8_unchecked(src) })
 }
 
+/// `src` split into its longest ASCII prefix, as a `str`, and the rest.
+pub(crate) fn ascii_prefix(src: &[u8]) -> (&str, &[u8]) {
+    let (head, tail) = src.split_at(ascii_len(src));
+    debug_assert!(head.is_ascii());
+    // SAFETY: every byte of `head` is below 0x80 (`ascii_len`, checked against the standard
+    // library at every level by the tests), and ASCII is valid UTF-8.
+    (unsafe { core::str::from_utf8_unchecked(head) }, tail)
+}
+
 /// `src` split into its longest valid UTF-8 prefix, as a `str`, and the rest.
 pub(crate) fn valid_prefix(src: &[u8]) -> (&str, &[u8]) {
     let (good, rest) = src.split_at(super::valid_utf8_prefix(src));
@@ -49,6 +58,36 @@ pub(crate) fn str_from_utf8(src: &[u8]) -> Option<&str> {
     match valid_prefix(src) {
         (s, []) => Some(s),
         _ => None,
+    }
+}
+
+/// Writes `src` into `dst` at byte `at` (a character boundary of `dst`) and zeroes the bytes
+/// after it that continued a character `src` overwrote the start of (at most three), so that
+/// `dst` stays UTF-8; every other byte of `dst` is left as it was.
+///
+/// # Panics
+///
+/// If `at` is not a character boundary of `dst` or `src` does not fit after it.
+pub(crate) fn write_str_at(dst: &mut str, at: usize, src: &str) {
+    assert!(dst.is_char_boundary(at), "not a character boundary");
+    let end = at
+        .checked_add(src.len())
+        .filter(|&end| end <= dst.len())
+        .expect("no room");
+    // SAFETY: the bytes are UTF-8 again before this block ends, and nothing in it can panic
+    // (the ranges are in bounds, checked above): `dst[..at]` is unchanged and ends at a
+    // character boundary; `src` is UTF-8; the bytes after `end` that continue a character
+    // (those whose top bits are 10) are overwritten with NUL, after which what follows is
+    // the rest of `dst` from the start of one of its characters on, unchanged.
+    unsafe {
+        let bytes = dst.as_bytes_mut();
+        bytes[at..end].copy_from_slice(src.as_bytes());
+        for b in bytes[end..].iter_mut().take(3) {
+            if *b & 0xC0 != 0x80 {
+                break;
+            }
+            *b = 0;
+        }
     }
 }
 
@@ -99,6 +138,36 @@ mod tests {
     }
 
     #[test]
+    fn write_str_at_keeps_the_rest_of_the_str() {
+        let mut buf = std::string::String::from("aé火😀z");
+        let text = buf.as_mut_str();
+        write_str_at(text, 0, "xy"); // over "a" and the first byte of "é"
+        assert_eq!(text, "xy\0火😀z");
+        write_str_at(text, 3, "q"); // over the first byte of "火"
+        assert_eq!(text, "xy\0q\0\0😀z");
+        write_str_at(text, 6, "ab"); // over the first two bytes of "😀"
+        assert_eq!(text, "xy\0q\0\0ab\0\0z");
+        write_str_at(text, 10, "w"); // the last byte, nothing after it
+        assert_eq!(text, "xy\0q\0\0ab\0\0w");
+        write_str_at(text, 11, ""); // at the end: nothing written, nothing changed
+        assert_eq!(text, "xy\0q\0\0ab\0\0w");
+    }
+
+    #[test]
+    #[should_panic(expected = "not a character boundary")]
+    fn write_str_at_refuses_the_middle_of_a_character() {
+        let mut buf = std::string::String::from("é");
+        write_str_at(buf.as_mut_str(), 1, "a");
+    }
+
+    #[test]
+    #[should_panic(expected = "no room")]
+    fn write_str_at_refuses_what_does_not_fit() {
+        let mut buf = std::string::String::from("ab");
+        write_str_at(buf.as_mut_str(), 1, "cd");
+    }
+
+    #[test]
     fn scans_agree_with_std_at_every_level() {
         let before = crate::simd::level();
         for level in levels() {
@@ -119,6 +188,8 @@ mod tests {
                 let ascii = case.iter().position(|&b| b >= 0x80).unwrap_or(case.len());
                 assert_eq!(ascii_len(&case), ascii, "{level:?}");
                 assert_eq!(ascii_str(&case).is_some(), ascii == case.len());
+                let (head, tail) = ascii_prefix(&case);
+                assert_eq!((head.as_bytes(), tail), case.split_at(ascii));
             }
         }
         set_level(before);
