@@ -111,9 +111,19 @@ pub fn encode_latin1_lossy(string: &str) -> Cow<'_, [u8]> {
     }
     let mut bytes = Vec::with_capacity(string.len());
     bytes.extend_from_slice(head.as_bytes());
-    bytes.resize(string.len(), 0);
-    let n = str_to_latin1(&string[head.len()..], &mut bytes[head.len()..]);
-    bytes.truncate(head.len() + n);
+    // Through a buffer on the stack that stays in L1 (rather than clearing the whole result
+    // first), a chunk of whole characters at a time.
+    let mut buf = [0u8; 4096];
+    let mut rest = &string[head.len()..];
+    while !rest.is_empty() {
+        let mut end = rest.len().min(buf.len());
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let n = str_to_latin1(&rest[..end], &mut buf);
+        bytes.extend_from_slice(&buf[..n]);
+        rest = &rest[end..];
+    }
     Cow::Owned(bytes)
 }
 
@@ -228,7 +238,53 @@ pub fn utf16_valid_up_to(buffer: &[u16]) -> usize {
 }
 
 /// [`convert_latin1_to_utf8`] without the check: `dst` is at least twice as long as `src`.
+///
+/// Latin-1 and windows-1252 decode every byte alike but 0x80..=0x9F (the C1 controls in
+/// Latin-1): text without them, which is nearly all Latin-1 text, goes through the
+/// windows-1252 decoder's fast path, a stretch of chunks at a time; the chunks with a C1 byte
+/// (binary data, or windows-1252 text taken for Latin-1) through [`latin1_blocks_to_utf8`].
 fn latin1_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
+    const CHUNK: usize = 1024;
+    debug_assert!(dst.len() / 2 >= src.len());
+    let mut decoder = crate::WINDOWS_1252.new_decoder_without_bom_handling();
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() {
+        let mut end = i;
+        while end < src.len() && !has_c1(&src[end..src.len().min(end + CHUNK)]) {
+            end = src.len().min(end + CHUNK);
+        }
+        if end > i {
+            let p = decoder
+                .decode_to_utf8(&src[i..end], &mut dst[o..], false)
+                .expect("replacement mode never fails");
+            i += p.read;
+            o += p.written;
+            if p.read == 0 {
+                // No room by the decoder's reckoning (it may keep some to spare): the rest by
+                // hand.
+                end = src.len();
+            } else {
+                continue;
+            }
+        } else {
+            end = src.len().min(i + CHUNK);
+        }
+        o += latin1_blocks_to_utf8(&src[i..end], &mut dst[o..]);
+        i = end;
+    }
+    o
+}
+
+/// Whether `bytes` has a byte in 0x80..=0x9F (tested with no branch per byte: the loop
+/// vectorizes).
+fn has_c1(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |any, &b| any | (b & 0xE0 == 0x80))
+}
+
+/// Latin-1 `src` to UTF-8 in `dst` (at least twice as long): ASCII runs by the ASCII kernel,
+/// the rest thirty-two bytes at a time through the UTF-16 to UTF-8 block kernel, or byte by
+/// byte.
+fn latin1_blocks_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     debug_assert!(dst.len() / 2 >= src.len());
     let (mut i, mut o) = (0, 0);
     while i < src.len() {
