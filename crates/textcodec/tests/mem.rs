@@ -183,6 +183,19 @@ fn corpus_inputs() {
             "{name}"
         );
         let text = String::from_utf8_lossy(&bytes);
+        // Latin-1 text, as Latin text in Latin-1 is: the characters up to U+00FF without the
+        // C1 controls (the windows-1252 decoder's path), then with C1 bytes here and there.
+        let mut latin1: Vec<u8> = text
+            .chars()
+            .filter(|&c| c < '\u{100}' && !('\u{80}'..'\u{A0}').contains(&c))
+            .map(|c| c as u8)
+            .collect();
+        check_bytes(&latin1, &name);
+        for k in (5..latin1.len()).step_by(2999) {
+            latin1[k] = 0x80 + (k % 32) as u8;
+            check_bytes(&latin1[k.saturating_sub(2500)..latin1.len().min(k + 2500)], &name);
+        }
+        check_bytes(&latin1, &name);
         let units: Vec<u16> = text.encode_utf16().collect();
         check_units(&units, &name);
         // And with lone surrogates put in along the way.
