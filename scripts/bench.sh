@@ -18,7 +18,8 @@
 # default features, interleaved per workload), then, unless --no-fast, the CJK encode
 # workloads built with `--features bench-er-fast` (textcodec again, and encoding_rs with
 # fast-legacy-encode). Each round has its own CRITERION_HOME, so nothing stale is read.
-# The full suite (890 measurements) takes about 24 minutes per round on 2 shared cores;
+# The full suite (1,010 measurements, 120 of them the error-dense inputs `dense-*`) takes about
+# 27 minutes per round on 2 shared cores;
 # --quick (306) about 9.
 set -euo pipefail
 

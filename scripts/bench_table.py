@@ -9,8 +9,8 @@ every benchmark it reads new/benchmark.json (names, throughput) and new/estimate
 (10^6 bytes per second of input) of each implementation and the median of the per-round
 ratios textcodec / encoding_rs (above 1: textcodec is faster); ratios are taken within a
 round because both functions of a workload run back to back there. Geometric means of
-the ratios are given per category and overall, then the workloads where textcodec is
-furthest behind.
+the ratios are given per category and overall (the error-dense workloads, inputs named
+`dense-*`, apart), then the workloads where textcodec is furthest behind.
 """
 
 import argparse
@@ -32,12 +32,28 @@ DIRECTION_TITLE = {
     "encode_utf16": "encode from UTF-16",
 }
 DIRECTIONS = list(DIRECTION_TITLE)
+# Error-dense input (inputs named `dense-*`): replacement mode and fatal mode resumed after
+# each error, each to UTF-8 and to UTF-16.
+DENSE_TITLE = {
+    "decode_utf8": "replacement, to UTF-8",
+    "decode_utf16": "replacement, to UTF-16",
+    "fatal_utf8": "fatal resumed after each error, to UTF-8",
+    "fatal_utf16": "fatal resumed after each error, to UTF-16",
+}
+DENSE_KEY = 80
+
+
+def is_dense(key):
+    return key[0] >= DENSE_KEY
 
 
 def category(group):
     """(sort key, title) of a workload `direction/input/encoding`."""
     direction, inp, enc = group.split("/", 2)
     d = DIRECTIONS.index(direction) if direction in DIRECTIONS else 9
+    if inp.startswith("dense-"):
+        titles = list(DENSE_TITLE)
+        return (DENSE_KEY + titles.index(direction), "Error-dense input: " + DENSE_TITLE[direction])
     if direction.startswith("hook_"):
         return (70, "Hooks: decode / encode a whole .txt file (new String or Vec)")
     if inp == "short":
@@ -181,10 +197,14 @@ def main():
         sep += "---:|"
     out += [head, sep]
     all_ratios = []
+    dense_ratios = []
     for key in sorted(cats):
         gs = cats[key]
         ratios = [rows[g]["ratio"] for g in gs if rows[g]["ratio"] is not None]
-        all_ratios += ratios
+        if is_dense(key):
+            dense_ratios += ratios
+        else:
+            all_ratios += ratios
         lowest = min(ratios) if ratios else None
         line = (
             f"| {key[1]} | {len(ratios)} | {fmt_ratio(geomean(ratios))} | "
@@ -194,14 +214,26 @@ def main():
             fr = [rows[g]["ratio_fast"] for g in gs if rows[g]["ratio_fast"] is not None]
             line += f" {fmt_ratio(geomean(fr))} |"
         out.append(line)
+    plain = [g for g in groups if not is_dense(category(g))]
     line = f"| **all** | {len(all_ratios)} | **{fmt_ratio(geomean(all_ratios))}** | " + (
         f"{fmt_ratio(min(all_ratios)) if all_ratios else '—'} | "
-        f"{fmt_spread([spread(g) for g in groups])} |"
+        f"{fmt_spread([spread(g) for g in plain])} |"
     )
     if has_fast:
-        fr = [rows[g]["ratio_fast"] for g in groups if rows[g]["ratio_fast"] is not None]
+        fr = [rows[g]["ratio_fast"] for g in plain if rows[g]["ratio_fast"] is not None]
         line += f" {fmt_ratio(geomean(fr))} |"
-    out.append(line)
+    if all_ratios:
+        out.append(line)
+    if dense_ratios:
+        dense = [g for g in groups if is_dense(category(g))]
+        line = (
+            f"| **all error-dense** (not in **all**) | {len(dense_ratios)} | "
+            f"**{fmt_ratio(geomean(dense_ratios))}** | {fmt_ratio(min(dense_ratios))} | "
+            f"{fmt_spread([spread(g) for g in dense])} |"
+        )
+        if has_fast:
+            line += " — |"
+        out.append(line)
     out.append("")
 
     # Slowest workloads.

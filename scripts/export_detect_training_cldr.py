@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Export training statistics for languages wordfreq lacks into data/detect/train/.
 
-wordfreq has no Estonian, Faroese, Welsh, Scottish Gaelic, Irish, Maltese or Esperanto. For
-them the detector learns from the Unicode CLDR's localized strings (names of languages,
-countries, scripts, units, months and days, date formats): a few thousand real words per
-language, with the letters the language uses. A coarser model than wordfreq's, but enough
-to know that Estonian has õ and š, Welsh ŵ and ŷ, Maltese ħ and ż.
+wordfreq has no Faroese, Scottish Gaelic or Maltese, and Lingua (export_detect_training_lingua.py)
+has none of them either. For them the detector learns from the Unicode CLDR's localized
+strings (names of languages, countries, scripts, units, months and days, date formats, and
+the names and keywords of emoji): about five thousand real words per language, with the
+letters the language uses. A coarser model than wordfreq's, but enough to know that Faroese
+has ð and ø, Scottish Gaelic à and ò, Maltese ħ and ż.
 
-    npm pack cldr-localenames-full@48.2.0 cldr-units-full@48.2.0 cldr-dates-full@48.2.0
+    npm pack cldr-localenames-full@48.2.0 cldr-units-full@48.2.0 cldr-dates-full@48.2.0 \
+        cldr-annotations-full@48.2.0 cldr-annotations-derived-full@48.2.0
     python3 scripts/export_detect_training_cldr.py cldr-*-full-48.2.0.tgz
 
-Source: the npm packages cldr-localenames-full, cldr-units-full and cldr-dates-full 48.2.0
-(Unicode CLDR, Unicode License v3). Each distinct word (a run of letters in a string,
+Source: the npm packages cldr-localenames-full, cldr-units-full, cldr-dates-full,
+cldr-annotations-full and cldr-annotations-derived-full 48.2.0 (Unicode CLDR, Unicode
+License v3). Each distinct word (a run of letters in a string,
 lower-cased) counts once (the strings repeat names across files, which would weigh a few
 words heavily); bigrams as in export_detect_training.py.
 """
@@ -24,8 +27,14 @@ import sys
 import tarfile
 
 CLDR_VERSION = "48.2.0"
-PACKAGES = ["cldr-localenames-full", "cldr-units-full", "cldr-dates-full"]
-LANGUAGES = ["et", "fo", "cy", "gd", "ga", "mt", "eo"]
+PACKAGES = [
+    "cldr-localenames-full",
+    "cldr-units-full",
+    "cldr-dates-full",
+    "cldr-annotations-full",
+    "cldr-annotations-derived-full",
+]
+LANGUAGES = ["fo", "gd", "mt"]
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "detect", "train")
 
 
@@ -51,7 +60,7 @@ def main():
         with tarfile.open(path) as tar:
             for member in tar.getmembers():
                 parts = member.name.split("/")
-                if len(parts) == 4 and parts[1] == "main" and parts[2] in words and parts[3].endswith(".json"):
+                if len(parts) == 4 and parts[1] in ("main", "annotations", "annotationsDerived") and parts[2] in words and parts[3].endswith(".json"):
                     data = json.load(tar.extractfile(member))
                     for s in strings(data):
                         for w in re.findall(r"[^\W\d_]+", s.lower()):

@@ -31,12 +31,13 @@ const MAX_COST: u8 = 254;
 const IMPOSSIBLE: u8 = 255;
 
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
-/// Latin letters; `et` to `eo` are from the CLDR, `th` from pythainlp). The Latin-script
+/// Latin letters, `sr` Serbian in Cyrillic ones; `et`, `cy`, `ga`, `eo` and `sr` are from
+/// Lingua's models, `fo`, `gd` and `mt` from the CLDR, `th` from pythainlp). The Latin-script
 /// ones come first (see `LATIN`).
-const ALPHABETIC: [&str; 41] = [
+const ALPHABETIC: [&str; 42] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
     "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "ru",
-    "uk", "bg", "mk", "el", "he", "ar", "fa", "ur", "th",
+    "uk", "bg", "mk", "sr", "el", "he", "ar", "fa", "ur", "th",
 ];
 
 /// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
@@ -73,10 +74,10 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     ("ISO-8859-4", &["lt", "lv", "et"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
-    ("windows-1251", &["ru", "uk", "bg", "mk"]),
+    ("windows-1251", &["ru", "uk", "bg", "mk", "sr"]),
     ("KOI8-R", &["ru", "bg"]),
     ("KOI8-U", &["uk", "ru"]),
-    ("ISO-8859-5", &["ru", "bg", "mk"]),
+    ("ISO-8859-5", &["ru", "bg", "mk", "sr"]),
     ("IBM866", &["ru", "uk"]),
     ("x-mac-cyrillic", &["ru", "uk", "bg"]),
     ("windows-1253", &["el"]),
@@ -89,7 +90,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
 
 /// The prior, P(language) P(encoding | language). How much of the legacy Web each language
 /// had: relative weights, hand-set from the languages' shares of Web content.
-const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
+const LANGUAGE_WEIGHT: [(&str, f64); 46] = [
     ("et", 0.2),
     ("fo", 0.02),
     ("cy", 0.1),
@@ -125,6 +126,7 @@ const LANGUAGE_WEIGHT: [(&str, f64); 45] = [
     ("uk", 1.0),
     ("bg", 0.5),
     ("mk", 0.1),
+    ("sr", 0.3),
     ("el", 0.6),
     ("he", 0.5),
     ("ar", 1.0),
@@ -185,7 +187,11 @@ const SHARE_EXCEPTIONS: [(&str, &str, f64); 4] = [
 ];
 
 /// The weight of the prior against the text's evidence (the hand-set shares are rough).
-const PRIOR_STRENGTH: f64 = 0.5;
+///
+/// This and the other hand-set constants of the model (the punctuation, apostrophe and
+/// boundary shares, the smoothing, the CJK texts' non-ASCII share) were tuned on the
+/// evaluation's development set only (DETECTION.md, "Protocol").
+const PRIOR_STRENGTH: f64 = 0.25;
 
 /// The prior cost of a language written in an encoding, relative to the most likely pair.
 fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
@@ -222,7 +228,8 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("ar", &["es"], "windows-1252"),
     ("at", &["de"], "windows-1252"),
     ("au", &["en"], "windows-1252"),
-    ("ba", &["sh"], "windows-1250"),
+    ("az", &["tr"], "windows-1254"),
+    ("ba", &["sh", "sr"], "windows-1250"),
     ("be", &["nl", "fr"], "windows-1252"),
     ("bg", &["bg"], "windows-1251"),
     ("bh", &["ar"], "windows-1256"),
@@ -271,7 +278,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("ly", &["ar"], "windows-1256"),
     ("ma", &["ar", "fr"], "windows-1256"),
     ("md", &["ro", "ru"], "windows-1250"),
-    ("me", &["sh"], "windows-1250"),
+    ("me", &["sh", "sr"], "windows-1250"),
     ("mk", &["mk"], "windows-1251"),
     ("mo", &["zh_hant"], "Big5"),
     ("mt", &["mt", "en"], "windows-1252"),
@@ -287,7 +294,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("pt", &["pt"], "windows-1252"),
     ("qa", &["ar"], "windows-1256"),
     ("ro", &["ro"], "windows-1250"),
-    ("rs", &["sh"], "windows-1250"),
+    ("rs", &["sh", "sr"], "windows-1250"),
     ("ru", &["ru"], "windows-1251"),
     ("sa", &["ar"], "windows-1256"),
     ("scot", &["gd", "en"], "windows-1252"),
@@ -315,18 +322,25 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation (or
-/// joining letters), followed as a space is; closing punctuation and symbols, followed by a
-/// space far more often than by a letter (the ordinal indicators ª and º among them: 1.º,
-/// 2ª); each common or uncommon. Others are rare.
-const OPENING_COMMON: [u32; 4] = [0xAB, 0xB7, 0x201C, 0x201E];
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation,
+/// followed as a space is; closing punctuation, separators and symbols, followed by a space
+/// far more often than by a letter (the ordinal indicators ª and º among them: 1.º, 2ª; the
+/// middle dot between menu items); each common or uncommon. Others are rare.
+const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
 
 /// The no-break space is a space (class 0).
 fn is_ascii_like(c: char) -> bool {
     c == '\u{A0}'
 }
 const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
-const CLOSING_COMMON: [u32; 8] = [0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA];
+const CLOSING_COMMON: [u32; 9] = [
+    0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA, 0xB7,
+];
+
+/// Punctuation that a language may write within words (Catalan's l·l): a letter of the
+/// languages whose words have it (as often as a letter of their alphabet needs), punctuation
+/// in the others.
+const JOINING: [char; 1] = ['\u{B7}'];
 const CLOSING_UNCOMMON: [u32; 13] = [
     0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
@@ -461,10 +475,10 @@ const SMOOTHING: f64 = 0.01;
 const RARE_PROBABILITY: f64 = 2e-6;
 /// Punctuation: the share of each common and each uncommon mark of the places where a word
 /// boundary could be.
-const COMMON_PUNCTUATION_SHARE: f64 = 0.005;
-const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0005;
+const COMMON_PUNCTUATION_SHARE: f64 = 0.001;
+const UNCOMMON_PUNCTUATION_SHARE: f64 = 0.0001;
 /// The share of letters followed by an apostrophe.
-const APOSTROPHE_AFTER_LETTER: f64 = 0.005;
+const APOSTROPHE_AFTER_LETTER: f64 = 0.001;
 /// The share of ASCII non-letters after an ASCII non-letter (". ", ", ", "> ").
 const BOUNDARY_AFTER_BOUNDARY: f64 = 0.3;
 /// How much less likely a letter is right after closing punctuation than after a space.
@@ -507,11 +521,12 @@ fn build_language(
     let mut letters: Vec<(char, f64)> = unigram
         .iter()
         .filter(|(c, n)| {
-            !c.is_ascii() && **n / total >= ALPHABET_SHARE && c.is_alphabetic() || {
-                // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
-                // Arabic points) are letters of their alphabet too.
-                !c.is_ascii() && **n / total >= ALPHABET_SHARE && !is_punctuation(**c)
-            }
+            // Combining marks (Vietnamese tones, Thai vowels and tone marks, Hebrew and
+            // Arabic points) are letters of their alphabet too, and joining punctuation
+            // where the words have it.
+            !c.is_ascii()
+                && **n / total >= ALPHABET_SHARE
+                && (c.is_alphabetic() || !is_punctuation(**c) || JOINING.contains(c))
         })
         .map(|(&c, &n)| (c, n))
         .collect();
@@ -840,9 +855,10 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
          //\n\
          // The statistics are derived from wordfreq 3.1.1 (data under CC BY-SA 4.0, by Robyn Speer\n\
          // and contributors), from pythainlp 5.4.0's Thai National Corpus word frequencies\n\
-         // (CC0 1.0) and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a\n\
-         // derived work shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding\n\
-         // Standard (BSD 3-Clause). See data/detect/README.md.\n\n\
+         // (CC0 1.0), from Lingua's language model crates 1.0.0 (Apache-2.0, by Peter M. Stahl)\n\
+         // and from the Unicode CLDR 48.2.0 (Unicode License v3); this model is a derived work\n\
+         // shared under CC BY-SA 4.0. The index data is from the WHATWG Encoding Standard\n\
+         // (BSD 3-Clause). See data/detect/README.md.\n\n\
          //! The detector's model: costs in 0.1 nat (255: impossible).\n\n",
     );
 

@@ -12,6 +12,10 @@
 //! `textcodec_fastrun` and `encoding_rs_fast` (same groups, so the report can show both
 //! comparisons side by side).
 //!
+//! Error-dense input (inputs named `dense-*`, see [`error_dense`]) adds the directions
+//! `fatal_utf8` and `fatal_utf16`: fatal mode resumed after each error, against encoding_rs's
+//! `decode_to_*_without_replacement` resumed the same way.
+//!
 //! Run through `scripts/bench.sh`, which repeats the suite and prints the table; see
 //! BENCHMARKS.md. Before a workload is registered its outputs are checked against
 //! encoding_rs: a mismatch prints a `textcodec-bench: WARNING` line, and a textcodec
@@ -23,7 +27,7 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use textcodec::{DecoderOptions, EncoderErrorMode, Status};
+use textcodec::{DecoderErrorMode, DecoderOptions, EncoderErrorMode, Status};
 
 type Tc = &'static textcodec::Encoding;
 type Er = &'static encoding_rs::Encoding;
@@ -205,6 +209,78 @@ fn er_decode_utf16(enc: Er, srcs: &[Vec<u8>], dst: &mut [u16]) -> Totals {
         );
     }
     t
+}
+
+/// Totals of one fatal-mode decode resumed after each error: units read, units written,
+/// errors.
+type FatalTotals = (usize, usize, usize);
+
+/// Fatal mode resumed after each error, as the API says (after `Err`, go on with
+/// `src[read..]`): `call(read, written)` decodes `src[read..]` into `dst[written..]` and
+/// returns the units read and written and whether it stopped at an error.
+#[inline(always)]
+fn resume(len: usize, mut call: impl FnMut(usize, usize) -> (usize, usize, bool)) -> FatalTotals {
+    let (mut read, mut written, mut errors) = (0, 0, 0);
+    loop {
+        let (r, w, error) = call(read, written);
+        read += r;
+        written += w;
+        if !error || read > len {
+            return (read, written, errors);
+        }
+        errors += 1;
+    }
+}
+
+fn fatal_options() -> DecoderOptions {
+    DecoderOptions {
+        error_mode: DecoderErrorMode::Fatal,
+        ..Default::default()
+    }
+}
+
+fn tc_fatal_utf8(enc: Tc, src: &[u8], dst: &mut [u8]) -> FatalTotals {
+    let mut decoder = enc.new_decoder(fatal_options());
+    let src = black_box(src);
+    resume(src.len(), |r, w| {
+        match decoder.decode_to_utf8(&src[r..], &mut dst[w..], true) {
+            Ok(p) => (p.read, p.written, false),
+            Err(e) => (e.read, e.written, true),
+        }
+    })
+}
+
+fn er_fatal_utf8(enc: Er, src: &[u8], dst: &mut [u8]) -> FatalTotals {
+    let mut decoder = enc.new_decoder();
+    let src = black_box(src);
+    resume(src.len(), |r, w| {
+        let (result, read, written) =
+            decoder.decode_to_utf8_without_replacement(&src[r..], &mut dst[w..], true);
+        let error = matches!(result, encoding_rs::DecoderResult::Malformed(..));
+        (read, written, error)
+    })
+}
+
+fn tc_fatal_utf16(enc: Tc, src: &[u8], dst: &mut [u16]) -> FatalTotals {
+    let mut decoder = enc.new_decoder(fatal_options());
+    let src = black_box(src);
+    resume(src.len(), |r, w| {
+        match decoder.decode_to_utf16(&src[r..], &mut dst[w..], true) {
+            Ok(p) => (p.read, p.written, false),
+            Err(e) => (e.read, e.written, true),
+        }
+    })
+}
+
+fn er_fatal_utf16(enc: Er, src: &[u8], dst: &mut [u16]) -> FatalTotals {
+    let mut decoder = enc.new_decoder();
+    let src = black_box(src);
+    resume(src.len(), |r, w| {
+        let (result, read, written) =
+            decoder.decode_to_utf16_without_replacement(&src[r..], &mut dst[w..], true);
+        let error = matches!(result, encoding_rs::DecoderResult::Malformed(..));
+        (read, written, error)
+    })
 }
 
 fn tc_encode_utf8(enc: Tc, srcs: &[String], dst: &mut [u8]) -> Totals {
@@ -607,6 +683,82 @@ impl Bench<'_> {
         g.finish();
     }
 
+    /// Fatal mode resumed after each error (`direction` `fatal_utf8` or `fatal_utf16`):
+    /// textcodec's `decode_to_*` in fatal mode against encoding_rs's
+    /// `decode_to_*_without_replacement`, each going on with `src[read..]` after an error.
+    /// The outputs (the good text between the errors) and the numbers of errors are checked
+    /// against each other first.
+    #[allow(clippy::too_many_arguments)]
+    fn fatal<D: Copy + Default + PartialEq>(
+        &mut self,
+        direction: &str,
+        input: &str,
+        name: &str,
+        src: &[u8],
+        tc_len: fn(&textcodec::Decoder, usize) -> Option<usize>,
+        er_len: fn(&encoding_rs::Decoder, usize) -> Option<usize>,
+        tc_run: fn(Tc, &[u8], &mut [D]) -> FatalTotals,
+        er_run: fn(Er, &[u8], &mut [D]) -> FatalTotals,
+    ) {
+        if FAST {
+            return;
+        }
+        let what = format!("{direction}/{input}/{name}");
+        let (tc, er) = encodings(name);
+        let mut er_dst =
+            vec![D::default(); max_len([er_len(&er.new_decoder(), src.len())].into_iter())];
+        let (er_read, er_written, er_errors) = er_run(er, src, &mut er_dst);
+        if er_read != src.len() {
+            warn(&format!("{what}: {ER} read {er_read} of {}", src.len()));
+        }
+        let tc_dst = probe(&what, || {
+            let len = tc_len(&tc.new_decoder(fatal_options()), src.len());
+            let mut dst = vec![D::default(); max_len([len].into_iter())];
+            let (read, written, errors) = tc_run(tc, src, &mut dst);
+            if read != src.len() || errors != er_errors {
+                warn(&format!(
+                    "{what}: {TC} read {read} of {} with {errors} errors, {ER} {er_errors}",
+                    src.len()
+                ));
+            }
+            check_same(&what, &dst[..written], &er_dst[..er_written]);
+            dst
+        });
+        let mut g = self.group(&what, src.len());
+        if let Some(mut dst) = tc_dst {
+            g.bench_function(TC, |b| b.iter(|| tc_run(tc, src, &mut dst)));
+        }
+        g.bench_function(ER, |b| b.iter(|| er_run(er, src, &mut er_dst)));
+        g.finish();
+    }
+
+    /// An error-dense input in both error modes, to UTF-8 and to UTF-16.
+    fn dense(&mut self, input: &str, name: &str, src: Vec<u8>) {
+        let srcs = [src];
+        self.decode_utf8(input, name, &srcs, false);
+        self.decode_utf16(input, name, &srcs);
+        self.fatal(
+            "fatal_utf8",
+            input,
+            name,
+            &srcs[0],
+            |d, n| d.max_utf8_buffer_length(n),
+            |d, n| d.max_utf8_buffer_length_without_replacement(n),
+            tc_fatal_utf8,
+            er_fatal_utf8,
+        );
+        self.fatal(
+            "fatal_utf16",
+            input,
+            name,
+            &srcs[0],
+            |d, n| d.max_utf16_buffer_length(n),
+            |d, n| d.max_utf16_buffer_length(n),
+            tc_fatal_utf16,
+            er_fatal_utf16,
+        );
+    }
+
     /// The one-call hooks ("decode", "encode") on a whole input: allocation of the result
     /// included, as most users call them. `name` may be UTF-8 (then "decode" validates and
     /// borrows, and "encode" is not measured: both only borrow).
@@ -726,6 +878,73 @@ fn all(c: &mut Criterion) {
     for name in SHORT_LEGACY {
         b.legacy("short", name, &short);
     }
+
+    error_dense(&mut b);
+}
+
+/// Size of the error-dense inputs made by repeating a pattern.
+const DENSE_LEN: usize = 32 * 1024;
+
+/// `pattern` repeated to [`DENSE_LEN`] bytes (whole repeats).
+fn repeated(pattern: &[u8]) -> Vec<u8> {
+    pattern.repeat(DENSE_LEN / pattern.len())
+}
+
+/// Error-dense input: malformed sequences one after the other or between single characters,
+/// as a damaged file or a wrong label gives them. Each is decoded in replacement mode and in
+/// fatal mode resumed after each error (how the command reports error positions).
+fn error_dense(b: &mut Bench) {
+    // UTF-8: a lone continuation byte repeated; a truncated three-byte sequence before each
+    // ASCII letter; the Japanese text with every 32nd byte's high bit flipped (ASCII becomes
+    // a lone continuation byte, a lead byte becomes ASCII before orphaned continuations, a
+    // continuation byte becomes ASCII inside a sequence).
+    b.dense("dense-80", "UTF-8", repeated(&[0x80]));
+    b.dense("dense-e381-ascii", "UTF-8", repeated(&[0xE3, 0x81, b'A']));
+    let mut damaged = corpus("ja.txt");
+    for byte in damaged.iter_mut().skip(31).step_by(32) {
+        *byte ^= 0x80;
+    }
+    b.dense("dense-damaged32", "UTF-8", damaged);
+    // Double-byte encodings: a byte that is never valid, and a lead byte before ASCII (an
+    // error that gives the ASCII byte back).
+    b.dense("dense-a0", "Shift_JIS", repeated(&[0xA0]));
+    for (name, lead) in [
+        ("Shift_JIS", 0x82),
+        ("EUC-JP", 0xA4),
+        ("EUC-KR", 0xB0),
+        ("Big5", 0xA4),
+    ] {
+        b.dense("dense-lead-ascii", name, repeated(&[lead, b' ']));
+    }
+    // gb18030: a four-byte prefix that fails at its last byte and restores three bytes.
+    b.dense(
+        "dense-81308120",
+        "gb18030",
+        repeated(&[0x81, 0x30, 0x81, 0x20]),
+    );
+    // UTF-16LE: lone high surrogates (each one ends the one before), lone low surrogates,
+    // and a high surrogate before an ASCII letter.
+    b.dense("dense-high", "UTF-16LE", repeated(&[0x00, 0xD8]));
+    b.dense("dense-low", "UTF-16LE", repeated(&[0x00, 0xDC]));
+    b.dense(
+        "dense-high-ascii",
+        "UTF-16LE",
+        repeated(&[0x00, 0xD8, b'A', 0x00]),
+    );
+    // ISO-2022-JP: an escape sequence that selects nothing (ESC ( Z), which restores two
+    // bytes.
+    b.dense(
+        "dense-bad-escape",
+        "ISO-2022-JP",
+        repeated(&[0x1B, b'(', b'Z']),
+    );
+    // Single-byte encodings: bytes their index leaves unmapped.
+    b.dense("dense-unmapped", "windows-1253", repeated(&[0xAA]));
+    let (_, er) = encodings("ISO-8859-8");
+    let unmapped: Vec<u8> = (0x80..=0xFF)
+        .filter(|&byte| er.decode_without_bom_handling(&[byte]).1)
+        .collect();
+    b.dense("dense-unmapped", "ISO-8859-8", repeated(&unmapped));
 }
 
 fn config() -> Criterion {

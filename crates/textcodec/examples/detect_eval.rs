@@ -2,8 +2,8 @@
 //! on exactly the same inputs, in the same run.
 //!
 //! Held-out text (the Universal Declaration of Human Rights from data/detect/eval/ and the
-//! Wikipedia article "Mars" from data/corpus/wikipedia/; the model is trained on word
-//! frequencies only) in every language each legacy encoding serves, encoded into each of
+//! Wikipedia article "Mars" from data/corpus/wikipedia/; the model is trained on other text,
+//! data/detect/train/) in every language each legacy encoding serves, encoded into each of
 //! its legacy encodings (characters it cannot represent become numeric character
 //! references, as in Web forms), cut to four lengths: a title (10 to 30 characters), 100
 //! and 1000 characters, and the whole text. A guess is right when the bytes decode to the
@@ -12,9 +12,18 @@
 //! language's. Legacy inputs are guessed with UTF-8 not allowed (as browsers do); the
 //! UTF-8 rows with UTF-8 allowed.
 //!
-//!     scripts/detect-eval.sh            # = cargo run --release -p textcodec --example detect_eval
+//! Two disjoint sets: every text is cut in two at the line break nearest its middle. The
+//! first halves are the DEVELOPMENT set, the second halves the TEST set. Anything tuned by
+//! hand (the detector's constants, the generator's hand-set shares) is tuned on the
+//! development set only; the test set is read only by the full report, which
+//! scripts/detect-eval.sh writes into DETECTION.md:
 //!
-//! Prints the report's tables (Markdown) on stdout; `--rows` prints only failing rows.
+//!     cargo run --release -p textcodec --example detect_eval              # development set
+//!     cargo run --release -p textcodec --example detect_eval -- --rows    # its rows below chardetng
+//!     cargo run --release -p textcodec --example detect_eval -- --misses  # its wrong guesses (stderr)
+//!     scripts/detect-eval.sh            # = detect_eval --report: test (headline) and development
+//!
+//! Prints Markdown on stdout.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -128,6 +137,15 @@ const ROWS: &[(&str, &str, &[&str])] = &[
     ("th", "th", &["UTF-8"]),
 ];
 
+/// The two disjoint evaluation sets.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Set {
+    /// The first half of every text: for development and any tuning.
+    Dev,
+    /// The second half of every text: read only by the full report (`--report`).
+    Test,
+}
+
 /// The Wikipedia article's file for a language, where the corpus has one.
 fn wikipedia(lang: &str, encoding: &str) -> Option<String> {
     let name = match lang {
@@ -155,6 +173,37 @@ fn udhr(lang: &str, encoding: &str) -> String {
     };
     let path = format!("{ROOT}/data/detect/eval/{name}.txt");
     read(&path).unwrap_or_else(|| panic!("{path}: missing (scripts/export_detect_eval.py)"))
+}
+
+/// A text's half in `set`: the text is cut at the line break nearest its middle (in
+/// characters); the development set has the first half, the test set the second.
+fn half(text: &str, set: Set) -> String {
+    let middle = text.chars().count() / 2;
+    let mut best = (usize::MAX, 0);
+    for (chars, (i, c)) in text.char_indices().enumerate() {
+        if c == '\n' {
+            let distance = chars.abs_diff(middle);
+            if distance < best.0 {
+                best = (distance, i + 1);
+            }
+        }
+    }
+    assert!(best.0 != usize::MAX, "a text of one line cannot be split");
+    let (first, second) = text.split_at(best.1);
+    match set {
+        Set::Dev => first.to_string(),
+        Set::Test => second.to_string(),
+    }
+}
+
+/// The texts of a row in one set: the declaration's half and, where the corpus has the
+/// language, the Wikipedia article's half.
+fn texts(lang: &str, encoding: &str, set: Set) -> Vec<String> {
+    let mut texts = vec![half(&udhr(lang, encoding), set)];
+    if let Some(w) = wikipedia(lang, encoding) {
+        texts.push(half(&w, set));
+    }
+    texts
 }
 
 /// Legacy Romanian text used the cedilla letters of ISO-8859-2 and windows-1250.
@@ -267,21 +316,28 @@ impl Tally {
     }
 }
 
-fn main() {
-    let failing_only = std::env::args().any(|a| a == "--rows");
-    let show_misses = std::env::args().any(|a| a == "--misses");
-    // (lang, encoding) -> per length, [no tld, tld]
-    let mut table: BTreeMap<(usize, &str, &str), [[Tally; 2]; 4]> = BTreeMap::new();
-    let mut whole_inputs: Vec<(Vec<u8>, bool)> = Vec::new();
+/// Per (row, language, encoding): per length, [without TLD, with TLD].
+type Table<'a> = BTreeMap<(usize, &'a str, &'a str), [[Tally; 2]; 4]>;
+
+/// One set's results.
+struct Results<'a> {
+    table: Table<'a>,
+    totals: [Tally; 2],
+    /// The whole texts, with whether UTF-8 is allowed (for the throughput).
+    whole_inputs: Vec<(Vec<u8>, bool)>,
+}
+
+/// Guesses every input of `set`, both detectors; with `misses`, prints textcodec's wrong
+/// guesses (without a domain) on stderr.
+fn evaluate(set: Set, misses: bool) -> Results<'static> {
+    let mut table = Table::new();
+    let mut whole_inputs = Vec::new();
     let mut totals = [Tally::default(); 2];
     for (row, &(lang, tld, encodings)) in ROWS.iter().enumerate() {
         for &enc_name in encodings {
             let truth = Encoding::for_label(enc_name.as_bytes()).expect("an encoding");
             let allow_utf8 = truth == textcodec::UTF_8;
-            let mut texts = vec![udhr(lang, enc_name)];
-            if let Some(w) = wikipedia(lang, enc_name) {
-                texts.push(w);
-            }
+            let texts = texts(lang, enc_name, set);
             let cells = table.entry((row, lang, enc_name)).or_default();
             for (li, &(_, len, count)) in LENGTHS.iter().enumerate() {
                 for text in &texts {
@@ -292,15 +348,16 @@ fn main() {
                             whole_inputs.push((bytes.clone(), allow_utf8));
                         }
                         for (ti, t) in [None, Some(tld.as_bytes())].into_iter().enumerate() {
-                            let o = right(&bytes, ours_guess(&bytes, t, allow_utf8), truth);
+                            let ours = ours_guess(&bytes, t, allow_utf8);
+                            let o = right(&bytes, ours, truth);
                             let c = right(&bytes, chardetng_guess(&bytes, t, allow_utf8), truth);
                             cells[li][ti].add(o, c);
                             totals[ti].add(o, c);
-                            if show_misses && !o && ti == 0 {
+                            if misses && !o && ti == 0 {
                                 eprintln!(
                                     "{lang} {enc_name} {}: ours {} chardetng {}: {piece:?}",
                                     LENGTHS[li].0,
-                                    ours_guess(&bytes, t, allow_utf8).name(),
+                                    ours.name(),
                                     chardetng_guess(&bytes, t, allow_utf8).name()
                                 );
                             }
@@ -310,61 +367,33 @@ fn main() {
             }
         }
     }
-
-    // Throughput: every whole text, each detector fed it in one call and asked for a guess.
-    let bytes: usize = whole_inputs.iter().map(|(b, _)| b.len()).sum();
-    let mut best = [f64::MAX; 2];
-    for _ in 0..3 {
-        let t = Instant::now();
-        for (b, allow) in &whole_inputs {
-            std::hint::black_box(ours_guess(b, None, *allow));
-        }
-        best[0] = best[0].min(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        for (b, allow) in &whole_inputs {
-            std::hint::black_box(chardetng_guess(b, None, *allow));
-        }
-        best[1] = best[1].min(t.elapsed().as_secs_f64());
+    Results {
+        table,
+        totals,
+        whole_inputs,
     }
-    let mbs = |s: f64| bytes as f64 / s / 1e6;
+}
 
-    println!("Overall accuracy (all inputs, every length): textcodec / chardetng");
-    println!();
+const TLD_NAMES: [&str; 2] = ["without TLD", "with TLD"];
+
+/// The summary lines of one set.
+fn summary(r: &Results) -> String {
+    let mut out = String::new();
     for (ti, name) in ["without TLD", "with the language's TLD"]
         .iter()
         .enumerate()
     {
-        let t = totals[ti];
-        println!(
-            "- {name}: {:.2} % / {:.2} % of {} inputs",
+        let t = r.totals[ti];
+        out += &format!(
+            "- {name}: {:.2} % / {:.2} % of {} inputs\n",
             Tally::pct(t.ours, t.n),
             Tally::pct(t.theirs, t.n),
             t.n
         );
     }
-    for ti in 0..2 {
-        let worst = |f: &dyn Fn(&Tally) -> u32| {
-            table
-                .iter()
-                .flat_map(|(k, v)| v.iter().map(move |c| (k, c[ti])))
-                .filter(|(_, c)| c.n > 0)
-                .map(|(k, c)| (Tally::pct(f(&c), c.n), *k))
-                .min_by(|a, b| a.0.total_cmp(&b.0))
-                .unwrap()
-        };
-        let (o, ok) = worst(&|c| c.ours);
-        let (c, ck) = worst(&|c| c.theirs);
-        println!(
-            "- worst cell {}: textcodec {o:.0} % ({} {}), chardetng {c:.0} % ({} {})",
-            ["without TLD", "with TLD"][ti],
-            ok.1,
-            ok.2,
-            ck.1,
-            ck.2
-        );
-    }
-    for ti in 0..2 {
-        let rows: Vec<(f64, f64, &str, &str)> = table
+    for (ti, tld) in TLD_NAMES.iter().enumerate() {
+        let rows: Vec<(f64, f64, &str, &str)> = r
+            .table
             .iter()
             .map(|((_, lang, enc), cells)| {
                 let mut t = Tally::default();
@@ -383,24 +412,35 @@ fn main() {
             .collect();
         let o = rows.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
         let c = rows.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
-        println!(
-            "- worst row (all lengths) {}: textcodec {:.1} % ({} {}), chardetng {:.1} % ({} {})",
-            ["without TLD", "with TLD"][ti],
-            o.0,
-            o.2,
-            o.3,
-            c.1,
-            c.2,
-            c.3
+        out += &format!(
+            "- worst row (all lengths) {tld}: textcodec {:.1} % ({} {}), chardetng {:.1} % ({} {})\n",
+            o.0, o.2, o.3, c.1, c.2, c.3
         );
     }
-    for ti in 0..2 {
+    for (ti, tld) in TLD_NAMES.iter().enumerate() {
+        let worst = |f: &dyn Fn(&Tally) -> u32| {
+            r.table
+                .iter()
+                .flat_map(|(k, v)| v.iter().map(move |c| (k, c[ti])))
+                .filter(|(_, c)| c.n > 0)
+                .map(|(k, c)| (Tally::pct(f(&c), c.n), *k))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .unwrap()
+        };
+        let (o, ok) = worst(&|c| c.ours);
+        let (c, ck) = worst(&|c| c.theirs);
+        out += &format!(
+            "- worst cell {tld}: textcodec {o:.0} % ({} {}), chardetng {c:.0} % ({} {})\n",
+            ok.1, ok.2, ck.1, ck.2
+        );
+    }
+    for (ti, tld) in TLD_NAMES.iter().enumerate() {
         let by_length: Vec<String> = LENGTHS
             .iter()
             .enumerate()
             .map(|(li, (name, ..))| {
                 let mut t = Tally::default();
-                for cells in table.values() {
+                for cells in r.table.values() {
                     t.n += cells[li][ti].n;
                     t.ours += cells[li][ti].ours;
                     t.theirs += cells[li][ti].theirs;
@@ -412,27 +452,26 @@ fn main() {
                 )
             })
             .collect();
-        println!(
-            "- by length {}: {}",
-            ["without TLD", "with TLD"][ti],
-            by_length.join(", ")
+        out += &format!("- by length {tld}: {}\n", by_length.join(", "));
+    }
+    for (ti, tld) in TLD_NAMES.iter().enumerate() {
+        let below = r
+            .table
+            .values()
+            .flat_map(|v| v.iter())
+            .filter(|c| c[ti].ours < c[ti].theirs)
+            .count();
+        out += &format!(
+            "- cells (of {}) where textcodec is below chardetng, {tld}: {below}\n",
+            r.table.len() * LENGTHS.len()
         );
     }
-    let below: usize = table
-        .values()
-        .flat_map(|v| v.iter().flat_map(|c| c.iter()))
-        .filter(|c| c.ours < c.theirs)
-        .count();
-    println!("- cells where textcodec is below chardetng: {below}");
-    println!(
-        "- throughput over the {} whole texts ({:.1} MB): textcodec {:.1} MB/s, chardetng {:.1} MB/s ({:.2}x)",
-        whole_inputs.len(),
-        bytes as f64 / 1e6,
-        mbs(best[0]),
-        mbs(best[1]),
-        best[1] / best[0]
-    );
-    println!();
+    out
+}
+
+/// One set's tables (`failing_only`: only the rows with a cell below chardetng).
+fn tables(r: &Results, failing_only: bool, level: &str) -> String {
+    let mut out = String::new();
     for (ti, name) in [
         "Without a top-level domain",
         "With the language's top-level domain",
@@ -440,17 +479,89 @@ fn main() {
     .iter()
     .enumerate()
     {
-        println!("### {name}\n");
-        println!("Percent right, textcodec / chardetng (**<** where textcodec is lower).\n");
-        println!("| language | encoding | title | 100 | 1000 | whole |");
-        println!("|---|---|---|---|---|---|");
-        for ((_, lang, enc), cells) in &table {
+        out += &format!("{level} {name}\n\n");
+        out += "Percent right, textcodec / chardetng (**<** where textcodec is lower).\n\n";
+        out += "| language | encoding | title | 100 | 1000 | whole |\n";
+        out += "|---|---|---|---|---|---|\n";
+        for ((_, lang, enc), cells) in &r.table {
             if failing_only && !cells.iter().any(|c| c[ti].ours < c[ti].theirs) {
                 continue;
             }
             let c: Vec<String> = cells.iter().map(|c| c[ti].cell()).collect();
-            println!("| {lang} | {enc} | {} |", c.join(" | "));
+            out += &format!("| {lang} | {enc} | {} |\n", c.join(" | "));
         }
-        println!();
+        out += "\n";
     }
+    out
+}
+
+/// Every whole text, each detector fed it in one call and asked for a guess: best of three
+/// rounds, wall clock, in the same run.
+fn throughput(inputs: &[(Vec<u8>, bool)]) -> String {
+    let bytes: usize = inputs.iter().map(|(b, _)| b.len()).sum();
+    let mut best = [f64::MAX; 2];
+    for _ in 0..3 {
+        let t = Instant::now();
+        for (b, allow) in inputs {
+            std::hint::black_box(ours_guess(b, None, *allow));
+        }
+        best[0] = best[0].min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for (b, allow) in inputs {
+            std::hint::black_box(chardetng_guess(b, None, *allow));
+        }
+        best[1] = best[1].min(t.elapsed().as_secs_f64());
+    }
+    let mbs = |s: f64| bytes as f64 / s / 1e6;
+    format!(
+        "- throughput over the {} whole texts of both sets ({:.1} MB): textcodec {:.1} MB/s, chardetng {:.1} MB/s ({:.2}x)\n",
+        inputs.len(),
+        bytes as f64 / 1e6,
+        mbs(best[0]),
+        mbs(best[1]),
+        best[1] / best[0]
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let (rows_only, misses, report) = (flag("--rows"), flag("--misses"), flag("--report"));
+    if let Some(other) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--rows" | "--misses" | "--report"))
+    {
+        eprintln!("detect_eval: unknown argument {other} (--rows, --misses or --report)");
+        std::process::exit(2);
+    }
+    if report && (rows_only || misses) {
+        // The test set is for the report alone: no diagnostics to tune on.
+        eprintln!("detect_eval: --report takes no diagnostics (--rows, --misses: development set)");
+        std::process::exit(2);
+    }
+    if !report {
+        let dev = evaluate(Set::Dev, misses);
+        println!("Development set: textcodec / chardetng\n");
+        print!("{}", summary(&dev));
+        println!();
+        print!("{}", tables(&dev, rows_only, "###"));
+        return;
+    }
+    let test = evaluate(Set::Test, false);
+    let dev = evaluate(Set::Dev, false);
+    let mut whole = test.whole_inputs.clone();
+    whole.extend(dev.whole_inputs.iter().cloned());
+    println!("**Test set** (the headline; no tuning ever looked at it): textcodec / chardetng\n");
+    print!("{}", summary(&test));
+    print!("{}", throughput(&whole));
+    println!();
+    println!(
+        "**Development set** (every hand-set constant was chosen on it): textcodec / chardetng\n"
+    );
+    print!("{}", summary(&dev));
+    println!();
+    print!("{}", tables(&test, false, "### Test set:"));
+    println!("### Development set: rows below chardetng\n");
+    let failing = tables(&dev, true, "####");
+    print!("{failing}");
 }

@@ -8,7 +8,10 @@
 //!   input) across call boundaries;
 //! - "process an item" with its error modes (replacement and fatal);
 //! - BOM handling ("decode", "UTF-8 decode", "BOM sniff");
-//! - exact output-buffer bookkeeping for UTF-8 and UTF-16 targets.
+//! - exact output-buffer bookkeeping for UTF-8 and UTF-16 targets;
+//! - error-dense input: after an error, a window of the handler's own steps (a whole sequence
+//!   at a time) before the codec's fast path is tried again, and a short way in for a call that
+//!   resumes after a fatal error ([`resume`]).
 //!
 //! A step whose output does not fit is rolled back (handler state, restore queue and input
 //! position are all small `Copy` values), so no output is ever held back inside the decoder
@@ -231,22 +234,61 @@ pub(crate) trait DecodeHandler: Copy {
         let _ = (src, sink);
         0
     }
+    /// The handler's steps over the sequence at the start of `src` (not empty) at once, from
+    /// the state the handler is in: continue for each byte but the last, then a code point or
+    /// an error ([`Seq`]).
+    ///
+    /// Must be exactly equivalent to calling [`handle`](Self::handle) on those bytes: the same
+    /// outcome and state, and the bytes that step restores to the input are the last ones it
+    /// was given (they are not counted as read, and come next). [`Seq::Bytes`] leaves the
+    /// sequence to `handle`: when it is not complete in `src`, yields two code points, or
+    /// starts from a state this does not handle. For the driver's steps after an error, where
+    /// error-dense input would otherwise go byte by byte.
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        let _ = src;
+        Seq::Bytes
+    }
+}
+
+/// The outcome of [`DecodeHandler::sequence`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seq {
+    /// Nothing done: the sequence is left to [`DecodeHandler::handle`], byte by byte.
+    Bytes,
+    /// A code point, after reading this many bytes.
+    Emit(u32, usize),
+    /// An error, after reading this many bytes (at least one: the bytes restored to the input
+    /// are not counted).
+    Error(usize),
 }
 
 /// Bytes restored to the front of the input that arrived in earlier calls (or were held by
 /// BOM sniffing). The spec's restore never gives back more than three bytes, plus up to three
 /// undecided BOM bytes.
+///
+/// It also carries one fact from a call to the next: the call stopped at an error (fatal
+/// mode), so the next one, which a caller resuming after the error makes, starts with the
+/// driver's steps ([`resume`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Replay {
     buf: [u8; 8],
     start: u8,
     end: u8,
+    /// 0, or the last call stopped at an error and this is the window after it to go on
+    /// with ([`MAX_WINDOW`]).
+    resume_window: u16,
 }
 
 impl Replay {
     #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
         self.start == self.end
+    }
+    /// Whether the last call stopped at an error (fatal mode).
+    #[inline(always)]
+    pub(crate) fn after_error(&self) -> bool {
+        self.resume_window != 0
     }
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
@@ -286,6 +328,21 @@ pub(crate) struct Driven {
     pub(crate) finished: bool,
 }
 
+/// How many bytes after a lone error the driver takes by its own steps (a sequence or a byte
+/// at a time, [`DecodeHandler::sequence`]) before it tries the codec's fast path again.
+/// Errors seldom come alone (a damaged stretch, a wrong label): in error-dense input the fast
+/// path would decline at once after almost every error, and its set-up (vector loads, tables,
+/// the bulk copies' calls) costs more than the steps it saves. After a lone error, clean text
+/// loses this many bytes' worth of fast path.
+const AFTER_ERROR: usize = 16;
+
+/// The longest window after an error: what clean text after a damaged stretch loses at most.
+///
+/// The window doubles each time the fast path, tried again after one, stops within a window
+/// (a damaged stretch, where it would only start and stop again), and falls back to
+/// [`AFTER_ERROR`] when it goes further.
+const MAX_WINDOW: usize = 256;
+
 /// "Process a queue" for one call: runs `h` over `replay` then `src` (then end-of-queue if
 /// `last`), writing to `sink`, until the input is exhausted, the output is full, or (fatal mode)
 /// an error.
@@ -298,41 +355,287 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
     last: bool,
     fatal: bool,
 ) -> Driven {
-    let mut pos = 0usize;
-    if replay.is_empty() {
-        // The common case, taken without the per-step bookkeeping below: the fast path reads
-        // all of `src`, and then either more input is to come or the handler is finished.
-        pos = h.run(src, sink);
-        if pos == src.len() {
-            if !last {
-                return Driven {
-                    status: Status::InputEmpty,
-                    read: pos,
-                    replaced: false,
-                    error: false,
-                    finished: false,
-                };
-            }
-            let snap = *h;
-            if h.end() == Step::Finished {
-                return Driven {
-                    status: Status::InputEmpty,
-                    read: pos,
-                    replaced: false,
-                    error: false,
-                    finished: true,
-                };
-            }
-            *h = snap;
-        }
+    debug_assert!(!replay.after_error());
+    if !replay.is_empty() {
+        return steps(h, replay, src, sink, last, fatal, 0, 0, AFTER_ERROR);
     }
+    match fast(h, src, sink, last) {
+        (pos, Fast::InputEmpty) => Driven {
+            status: Status::InputEmpty,
+            read: pos,
+            replaced: false,
+            error: false,
+            finished: false,
+        },
+        (pos, Fast::Finished) => Driven {
+            status: Status::InputEmpty,
+            read: pos,
+            replaced: false,
+            error: false,
+            finished: true,
+        },
+        (pos, Fast::Steps) => steps(h, replay, src, sink, last, fatal, pos, pos + 1, AFTER_ERROR),
+    }
+}
+
+/// How [`fast`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fast {
+    /// All of `src` was read, and more is to come.
+    InputEmpty,
+    /// All of `src` was read, and the handler is finished.
+    Finished,
+    /// The rest is for [`steps`].
+    Steps,
+}
+
+/// The common case of [`drive`], taken without the per-step bookkeeping of [`steps`]: the fast
+/// path reads all of `src`, and then either more input is to come or the handler is finished.
+/// Returns the bytes read and how it ended. A function of its own for each decoder and
+/// output, with few values to keep across the fast path's calls, and which changes to the
+/// other decoders do not recompile differently.
+#[inline(never)]
+fn fast<H: DecodeHandler, S: Sink>(
+    h: &mut H,
+    src: &[u8],
+    sink: &mut S,
+    last: bool,
+) -> (usize, Fast) {
+    let pos = h.run(src, sink);
+    if pos == src.len() {
+        if !last {
+            return (pos, Fast::InputEmpty);
+        }
+        let snap = *h;
+        if h.end() == Step::Finished {
+            return (pos, Fast::Finished);
+        }
+        *h = snap;
+    }
+    (pos, Fast::Steps)
+}
+
+/// [`drive`] for a call after one that stopped at an error (fatal mode), most likely
+/// resuming right after it: in error-dense input the next error is a few sequences away, and
+/// this call is one of many. Sequences go through [`DecodeHandler::sequence`] in a short loop
+/// inlined into `decode_to_*` (no call to enter, no set-up) until the next error; anything
+/// else goes on in [`steps`], without the fast path for a while.
+#[inline(always)]
+pub(crate) fn resume<H: DecodeHandler, S: Sink>(
+    h: &mut H,
+    replay: &mut Replay,
+    src: &[u8],
+    sink: &mut S,
+    last: bool,
+    fatal: bool,
+) -> Driven {
+    debug_assert!(fatal, "only fatal mode stops at errors");
+    let window = replay.resume_window as usize;
+    replay.resume_window = 0;
+    let mut pos = 0;
+    if replay.is_empty() {
+        // The handler's state in a local copy (see `byte_steps`).
+        let mut state = *h;
+        while pos < src.len() && pos < window {
+            let snap = state;
+            match state.sequence(&src[pos..]) {
+                Seq::Emit(cp, n) => {
+                    if !sink.put(cp) {
+                        // `steps` finds the output full.
+                        state = snap;
+                        break;
+                    }
+                    pos += n;
+                }
+                Seq::Error(n) => {
+                    *h = state;
+                    replay.resume_window = window as u16;
+                    return Driven {
+                        status: Status::InputEmpty,
+                        read: pos + n,
+                        replaced: false,
+                        error: true,
+                        finished: false,
+                    };
+                }
+                Seq::Bytes => break,
+            }
+        }
+        *h = state;
+    }
+    steps(h, replay, src, sink, last, fatal, pos, window, window)
+}
+
+/// Where [`byte_steps`] stopped.
+enum Stop {
+    /// At `fast_from` or the end of `src`.
+    Window,
+    /// Before a step that needs the restore queue: two code points, or an error that restores
+    /// bytes of earlier calls.
+    General,
+    /// Fatal mode: after an error.
+    Error,
+    /// Before a step whose output does not fit.
+    Full,
+}
+
+/// The bytes of `src` from `pos` a sequence ([`DecodeHandler::sequence`]) or a byte at a time,
+/// until `fast_from` (which each error moves to `window` bytes after it): the steps that need
+/// no restore queue (a code point, continue, an error that restores only bytes of `src`).
+///
+/// The handler works on a local copy of its state, written back once, which stays in registers:
+/// in memory, a decoder whose steps store its fields one by one and then copy them whole for
+/// the snapshot would wait on those stores at every step (a load that spans several recent
+/// stores is not forwarded from them; ISO-2022-JP ran at half of encoding_rs's speed with
+/// fewer instructions).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn byte_steps<H: DecodeHandler, S: Sink>(
+    h: &mut H,
+    src: &[u8],
+    pos: &mut usize,
+    fast_from: &mut usize,
+    window: usize,
+    src_start: usize,
+    sink: &mut S,
+    fatal: bool,
+    replaced: &mut bool,
+) -> Stop {
+    let mut state = *h;
+    let stop = loop {
+        if *pos >= src.len() || *pos >= *fast_from {
+            break Stop::Window;
+        }
+        let snap = state;
+        let at = *pos;
+        let code_point = match state.sequence(&src[at..]) {
+            Seq::Emit(cp, n) => {
+                *pos += n;
+                Some(cp)
+            }
+            Seq::Error(n) => {
+                *pos += n;
+                None
+            }
+            Seq::Bytes => {
+                *pos += 1;
+                // Through a copy: `handle` may not be inlined, and `state` is to stay out of
+                // memory.
+                let mut copy = state;
+                let step = copy.handle(src[at]);
+                state = copy;
+                match step {
+                    Step::Continue => continue,
+                    Step::Emit(cp) => Some(cp),
+                    Step::Error { n, .. } if n as usize <= *pos - src_start => {
+                        *pos -= n as usize;
+                        None
+                    }
+                    _ => {
+                        state = snap;
+                        *pos = at;
+                        break Stop::General;
+                    }
+                }
+            }
+        };
+        let fitted = match code_point {
+            Some(cp) => sink.put(cp),
+            None => {
+                *fast_from = *pos + window;
+                if fatal {
+                    break Stop::Error;
+                }
+                let fitted = sink.put(0xFFFD);
+                *replaced |= fitted;
+                fitted
+            }
+        };
+        if !fitted {
+            state = snap;
+            *pos = at;
+            break Stop::Full;
+        }
+    };
+    *h = state;
+    stop
+}
+
+/// The fast path from [`steps`]. A function of its own: inlined, its set-up (tables, vector
+/// constants) would be hoisted into the set-up of `steps`, which every call resuming after
+/// an error pays.
+#[inline(never)]
+fn run_again<H: DecodeHandler, S: Sink>(h: &mut H, src: &[u8], sink: &mut S) -> usize {
+    h.run(src, sink)
+}
+
+/// [`drive`] from `src[pos..]` by the handler's steps, with the fast path tried again from
+/// `fast_from` on (it has just declined the byte before, or an error was met less than
+/// `window` bytes before: see [`MAX_WINDOW`]). A function of its own: what clean text needs of [`drive`] stays
+/// small.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn steps<H: DecodeHandler, S: Sink>(
+    h: &mut H,
+    replay: &mut Replay,
+    src: &[u8],
+    sink: &mut S,
+    last: bool,
+    fatal: bool,
+    mut pos: usize,
+    mut fast_from: usize,
+    mut window: usize,
+) -> Driven {
     // Where the current run of bytes taken directly from `src` began: restored bytes before
     // it came from `replay` or from earlier calls.
     let mut src_start = 0usize;
     let mut replaced = false;
     loop {
         if replay.is_empty() {
-            pos += h.run(&src[pos..], sink);
+            if pos >= fast_from {
+                let n = run_again(h, &src[pos..], sink);
+                pos += n;
+                fast_from = pos + 1;
+                window = if n < window {
+                    (2 * window).min(MAX_WINDOW)
+                } else {
+                    AFTER_ERROR
+                };
+            }
+            let stop = byte_steps(
+                h,
+                src,
+                &mut pos,
+                &mut fast_from,
+                window,
+                src_start,
+                sink,
+                fatal,
+                &mut replaced,
+            );
+            match stop {
+                Stop::Window if pos < src.len() => continue,
+                Stop::Window | Stop::General => {}
+                Stop::Error => {
+                    replay.resume_window = window as u16;
+                    return Driven {
+                        status: Status::InputEmpty,
+                        read: pos,
+                        replaced,
+                        error: true,
+                        finished: false,
+                    };
+                }
+                Stop::Full => {
+                    return Driven {
+                        status: Status::OutputFull,
+                        read: pos,
+                        replaced,
+                        error: false,
+                        finished: false,
+                    };
+                }
+            }
         }
         let (snap_h, snap_replay, snap_pos) = (*h, *replay, pos);
         let step = if let Some(b) = replay.pop() {
@@ -391,7 +694,9 @@ pub(crate) fn drive<H: DecodeHandler, S: Sink>(
                     replay.push_front(&bytes[..n - from_src]);
                     src_start = pos;
                 }
+                fast_from = pos + window;
                 if fatal {
+                    replay.resume_window = window as u16;
                     return Driven {
                         status: Status::InputEmpty,
                         read: pos,

@@ -103,6 +103,24 @@ fn spec_decoders_random_soup() {
     f.finish();
 }
 
+/// Long error-dense inputs (malformed sequences every few bytes among the encoding's text), where
+/// the driver goes on by its own steps after each error and tries the fast path again later:
+/// the output and every fatal-mode error position.
+#[test]
+fn spec_decoders_error_dense() {
+    let mut f = Failures::new("spec transcription vs textcodec, error-dense");
+    let mut rng = Rng::new(0xDE45E);
+    for enc in Encoding::all() {
+        let text = common::corpus_text(common::corpus_language(enc));
+        for _ in 0..50 {
+            let len = rng.range(16, 1500);
+            let bytes = common::error_dense_input(enc, &mut rng, &text, len);
+            compare_decode(enc, &bytes, &mut f);
+        }
+    }
+    f.finish();
+}
+
 /// Corpus text for each legacy encoding, decoded by both.
 #[test]
 fn spec_decoders_corpus() {

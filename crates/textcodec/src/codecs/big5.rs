@@ -3,7 +3,7 @@
 use super::gb18030::{
     encode_fast, run_out, utf8_pair_entry, FastPath, Out, Utf16In, Utf8In, Utf8Pairs,
 };
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
 
@@ -100,6 +100,41 @@ impl DecodeHandler for Big5Decoder {
 
     fn held(&self) -> usize {
         usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.leading != 0 {
+            return Seq::Bytes;
+        }
+        let b = src[0];
+        // 4.
+        if b < 0x80 {
+            return Seq::Emit(b as u32, 1);
+        }
+        // 6.
+        if !(0x81..=0xFE).contains(&b) {
+            return Seq::Error(1);
+        }
+        // 5, then 3 with the next byte.
+        let Some(&byte) = src.get(1) else {
+            return Seq::Bytes;
+        };
+        let trail = TRAIL_INDEX[byte as usize];
+        if trail != NO_TRAIL {
+            let pointer = (b as usize - 0x81) * 157 + trail as usize;
+            let cp = BIG5_DECODE[pointer];
+            if cp != 0 {
+                // 3.8 (none of the step 3.6 pointers has an index entry).
+                return Seq::Emit(cp, 2);
+            }
+            if two_code_points(pointer).is_some() {
+                // 3.6: two code points.
+                return Seq::Bytes;
+            }
+        }
+        // 3.9-3.10: an ASCII byte is restored.
+        Seq::Error(if byte < 0x80 { 1 } else { 2 })
     }
 
     #[inline(always)]

@@ -3,7 +3,7 @@
 //! Also home of the encoder fast-path loops shared by the stateless double-byte encoders of
 //! this family (EUC-JP, Shift_JIS, EUC-KR): [`run_utf8_with`] and [`run_utf16_with`].
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 use crate::tables::jis0212::JIS0212_DECODE;
@@ -267,6 +267,52 @@ impl DecodeHandler for EucJpDecoder {
             (_, true) => 2,
             _ => 1,
         }
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.leading != 0 || self.jis0212 {
+            return Seq::Bytes;
+        }
+        let leading = src[0];
+        // 6.
+        if leading < 0x80 {
+            return Seq::Emit(leading as u32, 1);
+        }
+        // 8.
+        if !(leading == 0x8E || leading == 0x8F || (0xA1..=0xFE).contains(&leading)) {
+            return Seq::Error(1);
+        }
+        // 7: EUC-JP leading, then the next byte.
+        let Some(&byte) = src.get(1) else {
+            return Seq::Bytes;
+        };
+        // 3.
+        if leading == 0x8E && (0xA1..=0xDF).contains(&byte) {
+            return Seq::Emit(0xFF61 - 0xA1 + byte as u32, 2);
+        }
+        // 4: jis0212, and the next byte is leading; then 5 with the third byte.
+        if leading == 0x8F && (0xA1..=0xFE).contains(&byte) {
+            let Some(&third) = src.get(2) else {
+                return Seq::Bytes;
+            };
+            if (0xA1..=0xFE).contains(&third) {
+                let pointer = (byte as usize - 0xA1) * 94 + third as usize - 0xA1;
+                if let Some(cp) = index_code_point(&JIS0212_DECODE, pointer) {
+                    return Seq::Emit(cp, 3);
+                }
+            }
+            // 5.7-5.8: an ASCII byte is restored.
+            return Seq::Error(if third < 0x80 { 2 } else { 3 });
+        }
+        // 5.
+        if (0xA1..=0xFE).contains(&leading) && (0xA1..=0xFE).contains(&byte) {
+            if let Some(cp) = jis0208_pair(leading, byte) {
+                return Seq::Emit(cp, 2);
+            }
+        }
+        // 5.7-5.8: an ASCII byte is restored.
+        Seq::Error(if byte < 0x80 { 1 } else { 2 })
     }
 
     #[inline(always)]

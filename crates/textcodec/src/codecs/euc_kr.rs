@@ -2,7 +2,7 @@
 
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use super::gb18030::{utf8_pair_entry, utf8_run, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
 
@@ -90,6 +90,31 @@ impl DecodeHandler for EucKrDecoder {
 
     fn held(&self) -> usize {
         usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.leading != 0 {
+            return Seq::Bytes;
+        }
+        let b = src[0];
+        // 4.
+        if b < 0x80 {
+            return Seq::Emit(b as u32, 1);
+        }
+        // 6.
+        if !(0x81..=0xFE).contains(&b) {
+            return Seq::Error(1);
+        }
+        // 5, then 3 with the next byte.
+        let Some(&byte) = src.get(1) else {
+            return Seq::Bytes;
+        };
+        match decode_pair(b, byte) {
+            Some(cp) => Seq::Emit(cp, 2),
+            // 3.7-3.8: an ASCII byte is restored.
+            None => Seq::Error(if byte < 0x80 { 1 } else { 2 }),
+        }
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 //! Two-byte sequences go through "index gb18030", four-byte sequences through "index gb18030
 //! ranges" ("index gb18030 ranges code point" / "index gb18030 ranges pointer").
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::gb18030::{GB18030_DECODE, GB18030_ENCODE, GB18030_RANGES};
 
@@ -182,6 +182,57 @@ impl DecodeHandler for Gb18030Decoder {
 
     fn held(&self) -> usize {
         usize::from(self.first != 0) + usize::from(self.second != 0) + usize::from(self.third != 0)
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        // gb18030 second and third are set only after first.
+        if self.first != 0 {
+            return Seq::Bytes;
+        }
+        let b = src[0];
+        match b {
+            // 6.
+            0x00..=0x7F => return Seq::Emit(b as u32, 1),
+            // 7.
+            0x80 => return Seq::Emit(0x20AC, 1),
+            // 9.
+            0xFF => return Seq::Error(1),
+            // 8: gb18030 first.
+            _ => {}
+        }
+        let Some(&second) = src.get(1) else {
+            return Seq::Bytes;
+        };
+        if !(0x30..=0x39).contains(&second) {
+            // 5.2 to 5.10.
+            return match PAIRS[(b as usize - 0x80) * 256 + second as usize] {
+                // 5.9-5.10: an ASCII byte is restored.
+                0 => Seq::Error(if second < 0x80 { 1 } else { 2 }),
+                cp => Seq::Emit(cp as u32, 2),
+            };
+        }
+        // 5.1: gb18030 second.
+        let Some(&third) = src.get(2) else {
+            return Seq::Bytes;
+        };
+        if !(0x81..=0xFE).contains(&third) {
+            // 4.2: second and this byte are restored.
+            return Seq::Error(1);
+        }
+        // 4.1: gb18030 third.
+        let Some(&byte) = src.get(3) else {
+            return Seq::Bytes;
+        };
+        if !(0x30..=0x39).contains(&byte) {
+            // 3.1: second, third and this byte are restored.
+            return Seq::Error(1);
+        }
+        // 3.2 to 3.5.
+        match ranges_code_point(four_byte_pointer(b, second, third, byte)) {
+            Some(cp) => Seq::Emit(cp, 4),
+            None => Seq::Error(4),
+        }
     }
 
     #[inline(always)]

@@ -1,7 +1,7 @@
 //! ISO-2022-JP ("ISO-2022-JP decoder", "ISO-2022-JP encoder").
 
 use super::euc_jp::index_code_point;
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
@@ -282,6 +282,96 @@ impl DecodeHandler for Iso2022JpDecoder {
             DecState::EscapeStart | DecState::TrailingByte => 1,
             DecState::Escape => 2,
             _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        let byte = src[0];
+        if self.state == DecState::Ascii && byte != 0x1B {
+            // The common case first (the ASCII state's arm below).
+            self.output = false;
+            return match byte {
+                0x0E | 0x0F | 0x80..=0xFF => Seq::Error(1),
+                _ => Seq::Emit(byte as u32, 1),
+            };
+        }
+        match self.state {
+            // In the four output states, 0x1B: state = escape start, then the next byte.
+            DecState::Ascii | DecState::Roman | DecState::Katakana | DecState::LeadingByte
+                if byte == 0x1B =>
+            {
+                let Some(&second) = src.get(1) else {
+                    return Seq::Bytes;
+                };
+                if second != 0x24 && second != 0x28 {
+                    // Escape start 2-3: the byte is restored.
+                    self.output = false;
+                    self.state = self.output_state;
+                    return Seq::Error(1);
+                }
+                // Escape start 1: leading = the byte, state = escape; then the next byte.
+                let Some(&third) = src.get(2) else {
+                    return Seq::Bytes;
+                };
+                if escape_state(second, third).is_some() {
+                    // Escape 7: continue, or an error after another escape sequence.
+                    return Seq::Bytes;
+                }
+                // Escape 1, 8-9: leading and the byte are restored.
+                self.leading = 0x00;
+                self.output = false;
+                self.state = self.output_state;
+                Seq::Error(1)
+            }
+            DecState::Ascii => {
+                self.output = false;
+                match byte {
+                    0x0E | 0x0F | 0x80..=0xFF => Seq::Error(1),
+                    _ => Seq::Emit(byte as u32, 1),
+                }
+            }
+            DecState::Roman => {
+                self.output = false;
+                match byte {
+                    0x5C => Seq::Emit(0xA5, 1),
+                    0x7E => Seq::Emit(0x203E, 1),
+                    0x0E | 0x0F | 0x80..=0xFF => Seq::Error(1),
+                    _ => Seq::Emit(byte as u32, 1),
+                }
+            }
+            DecState::Katakana => {
+                self.output = false;
+                match byte {
+                    0x21..=0x5F => Seq::Emit(0xFF61 - 0x21 + byte as u32, 1),
+                    _ => Seq::Error(1),
+                }
+            }
+            DecState::LeadingByte => {
+                if !(0x21..=0x7E).contains(&byte) {
+                    self.output = false;
+                    return Seq::Error(1);
+                }
+                // Leading byte: output = false, leading = byte, state = trailing byte; then
+                // the trailing byte.
+                let Some(&trailing) = src.get(1) else {
+                    return Seq::Bytes;
+                };
+                if trailing == 0x1B {
+                    return Seq::Bytes;
+                }
+                self.output = false;
+                self.leading = byte;
+                // Trailing byte: state = leading byte; the code point, or an error.
+                if (0x21..=0x7E).contains(&trailing) {
+                    if let Some(cp) = jis0208_pair(byte, trailing) {
+                        return Seq::Emit(cp, 2);
+                    }
+                }
+                Seq::Error(2)
+            }
+            // Trailing byte, escape start, escape: byte by byte.
+            _ => Seq::Bytes,
         }
     }
 

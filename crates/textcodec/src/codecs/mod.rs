@@ -14,7 +14,7 @@ pub(crate) mod utf16;
 pub(crate) mod utf8;
 pub(crate) mod x_user_defined;
 
-use crate::decoder::{drive, DecodeHandler, Driven, Replay, Sink};
+use crate::decoder::{drive, resume, DecodeHandler, Driven, Replay, Sink};
 use crate::encoder::{drive_encoder, EncDriven, Source};
 use crate::encoding::{Encoding, Kind};
 
@@ -77,7 +77,7 @@ impl DecoderVariant {
         each_decoder!(self, h => h.held())
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn drive<S: Sink>(
         &mut self,
         replay: &mut Replay,
@@ -86,6 +86,11 @@ impl DecoderVariant {
         last: bool,
         fatal: bool,
     ) -> Driven {
+        if replay.after_error() {
+            // The last call stopped at an error (fatal mode): this one most likely resumes
+            // after it, in error-dense input.
+            return each_decoder!(self, h => resume(h, replay, src, sink, last, fatal));
+        }
         each_decoder!(self, h => drive(h, replay, src, sink, last, fatal))
     }
 }

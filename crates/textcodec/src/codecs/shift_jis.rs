@@ -2,7 +2,7 @@
 
 use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
 use super::gb18030::{utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, Utf16Pairs, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
 
@@ -116,6 +116,33 @@ impl DecodeHandler for ShiftJisDecoder {
 
     fn held(&self) -> usize {
         usize::from(self.leading != 0)
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.leading != 0 {
+            return Seq::Bytes;
+        }
+        let b = src[0];
+        match b {
+            // 4. An ASCII byte or 0x80.
+            0x00..=0x80 => Seq::Emit(b as u32, 1),
+            // 5.
+            0xA1..=0xDF => Seq::Emit(0xFF61 - 0xA1 + b as u32, 1),
+            // 6, then 3 with the next byte.
+            0x81..=0x9F | 0xE0..=0xFC => {
+                let Some(&byte) = src.get(1) else {
+                    return Seq::Bytes;
+                };
+                match PAIRS[(b as usize - 0x80) * 256 + byte as usize] {
+                    // 3.10-3.11: an ASCII byte is restored.
+                    0 => Seq::Error(if byte < 0x80 { 1 } else { 2 }),
+                    cp => Seq::Emit(cp as u32, 2),
+                }
+            }
+            // 7.
+            _ => Seq::Error(1),
+        }
     }
 
     #[inline(always)]

@@ -5,7 +5,7 @@
 //! hot loops want: for decoding, per byte value, the UTF-8 bytes and their length packed in a
 //! `u32`, or the UTF-16 code unit; for encoding, a two-level table from code point to byte.
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
@@ -543,6 +543,15 @@ impl DecodeHandler for SingleByteDecoder {
 
     fn held(&self) -> usize {
         0
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        // The handler: every sequence is one byte.
+        match self.handle(src[0]) {
+            Step::Emit(cp) => Seq::Emit(cp, 1),
+            _ => Seq::Error(1),
+        }
     }
 
     #[inline(always)]

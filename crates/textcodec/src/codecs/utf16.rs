@@ -1,7 +1,7 @@
 //! UTF-16BE and UTF-16LE decoding ("shared UTF-16 decoder"). There is no UTF-16 encoder in
 //! the spec: their output encoding is UTF-8.
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 
 /// The shared UTF-16 decoder's state: "UTF-16 leading byte", "UTF-16 leading surrogate" and
 /// "is UTF-16BE decoder".
@@ -110,18 +110,15 @@ fn copy_units<const BE: bool>(src: &[u8], dst: &mut [u16]) -> usize {
     let mut o = 0;
     while i + 16 <= src.len() && o + 8 <= dst.len() {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        let mut units = [0u16; 8];
-        let mut surrogate = false;
-        for (u, pair) in units.iter_mut().zip(block.chunks_exact(2)) {
-            let pair = [pair[0], pair[1]];
-            *u = if BE {
+        let units: [u16; 8] = core::array::from_fn(|k| {
+            let pair = [block[2 * k], block[2 * k + 1]];
+            if BE {
                 u16::from_be_bytes(pair)
             } else {
                 u16::from_le_bytes(pair)
-            };
-            surrogate |= *u & 0xF800 == 0xD800;
-        }
-        if surrogate {
+            }
+        });
+        if units.iter().fold(false, |s, &u| s | (u & 0xF800 == 0xD800)) {
             break;
         }
         dst[o..o + 8].copy_from_slice(&units);
@@ -174,6 +171,35 @@ impl DecodeHandler for Utf16Decoder {
 
     fn held(&self) -> usize {
         usize::from(self.leading_byte.is_some()) + 2 * usize::from(self.leading_surrogate.is_some())
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
+            return Seq::Bytes;
+        }
+        let (Some(&first), Some(&second)) = (src.first(), src.get(1)) else {
+            return Seq::Bytes;
+        };
+        let code_unit = self.unit(first, second);
+        if !(0xD800..0xE000).contains(&code_unit) {
+            return Seq::Emit(code_unit as u32, 2);
+        }
+        if code_unit >= 0xDC00 {
+            // A trailing surrogate alone.
+            return Seq::Error(2);
+        }
+        // A leading surrogate, then the next code unit.
+        let (Some(&third), Some(&fourth)) = (src.get(2), src.get(3)) else {
+            return Seq::Bytes;
+        };
+        let next = self.unit(third, fourth);
+        if (0xDC00..0xE000).contains(&next) {
+            let cp = 0x10000 + ((code_unit as u32 - 0xD800) << 10) + (next as u32 - 0xDC00);
+            return Seq::Emit(cp, 4);
+        }
+        // The next code unit's two bytes are restored.
+        Seq::Error(2)
     }
 
     #[inline(always)]

@@ -1,6 +1,6 @@
 //! UTF-8 ("UTF-8 decoder", "UTF-8 encoder").
 
-use crate::decoder::{DecodeHandler, Sink, Step};
+use crate::decoder::{DecodeHandler, Seq, Sink, Step};
 use crate::encoder::{EncStep, EncodeHandler};
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
@@ -63,6 +63,28 @@ fn scalar_of(s: &[u8], len: usize) -> u32 {
         }
     }
 }
+
+/// For each byte that starts a sequence in the "UTF-8 decoder" (0xC2 to 0xF4): "bytes
+/// needed" (bits 0-1), and the "lower boundary" and "upper boundary" for the next byte (bits
+/// 8-15 and 16-23); 0 for the other bytes.
+static LEADS: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0xC2;
+    while b <= 0xF4 {
+        let (needed, lower, upper) = match b {
+            0xC2..=0xDF => (1, 0x80, 0xBF),
+            0xE0 => (2, 0xA0, 0xBF),
+            0xED => (2, 0x80, 0x9F),
+            0xE1..=0xEF => (2, 0x80, 0xBF),
+            0xF0 => (3, 0x90, 0xBF),
+            0xF4 => (3, 0x80, 0x8F),
+            _ => (3, 0x80, 0xBF),
+        };
+        t[b] = needed | lower << 8 | upper << 16;
+        b += 1;
+    }
+    t
+};
 
 const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
@@ -243,6 +265,51 @@ impl DecodeHandler for Utf8Decoder {
         } else {
             1 + self.bytes_seen as usize
         }
+    }
+
+    #[inline(always)]
+    fn sequence(&mut self, src: &[u8]) -> Seq {
+        if self.bytes_needed != 0 {
+            return Seq::Bytes;
+        }
+        let byte = src[0];
+        if byte < 0x80 {
+            return Seq::Emit(byte as u32, 1);
+        }
+        // The handler's steps over the sequence, a byte at a time: each byte that is not in the
+        // boundaries is an error that restores it.
+        let lead = LEADS[byte as usize];
+        if lead == 0 {
+            return Seq::Error(1);
+        }
+        let (needed, lower, upper) = (lead & 3, (lead >> 8) as u8, (lead >> 16) as u8);
+        let Some(&b1) = src.get(1) else {
+            return Seq::Bytes;
+        };
+        if !(lower..=upper).contains(&b1) {
+            return Seq::Error(1);
+        }
+        let bits = (byte as u32 & (0x7F >> needed)) << 6 | (b1 as u32 & 0x3F);
+        if needed == 1 {
+            return Seq::Emit(bits, 2);
+        }
+        let Some(&b2) = src.get(2) else {
+            return Seq::Bytes;
+        };
+        if b2 & 0xC0 != 0x80 {
+            return Seq::Error(2);
+        }
+        let bits = bits << 6 | (b2 as u32 & 0x3F);
+        if needed == 2 {
+            return Seq::Emit(bits, 3);
+        }
+        let Some(&b3) = src.get(3) else {
+            return Seq::Bytes;
+        };
+        if b3 & 0xC0 != 0x80 {
+            return Seq::Error(3);
+        }
+        Seq::Emit(bits << 6 | (b3 as u32 & 0x3F), 4)
     }
 
     #[inline(always)]

@@ -7,6 +7,57 @@ use crate::encoder::{EncStep, EncodeHandler};
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct XUserDefinedDecoder;
 
+/// The decoder's fast path to UTF-8 at `dst[pos..]`: returns the bytes read and the new
+/// position. A function of its own, where the loop keeps its values in registers across the
+/// vector kernels' calls.
+#[inline(never)]
+fn to_utf8(src: &[u8], dst: &mut [u8], pos: usize) -> (usize, usize) {
+    let (mut i, mut o) = (0, pos);
+    while i < src.len() {
+        let b = src[i];
+        if b < 0x80 {
+            // ASCII: in bulk, exactly up to the next high byte.
+            let k = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[o..]);
+            if k == 0 {
+                break;
+            }
+            i += k;
+            o += k;
+            continue;
+        }
+        if let Some(block) = src.get(i..i + 32) {
+            let block: &[u8; 32] = block.try_into().unwrap();
+            if dense(block) {
+                // Binary data, about half high bytes: the thirty-two become code
+                // units on the stack (no branch per byte), which the UTF-16 to UTF-8
+                // kernel expands (AVX2; elsewhere it does nothing).
+                let mut units = [0u16; 32];
+                for (u, &b) in units.iter_mut().zip(block) {
+                    // 0x80 + n is U+F780 + n.
+                    *u = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
+                }
+                let (r, w) = crate::simd::utf16_bytes_to_utf8::<{ cfg!(target_endian = "big") }>(
+                    crate::simd::u16_bytes(&units),
+                    &mut dst[o..],
+                );
+                if r != 0 {
+                    i += r / 2;
+                    o += w;
+                    continue;
+                }
+            }
+        }
+        // U+F780 + b - 0x80 is EF 9E/9F xx in UTF-8.
+        let Some(out) = dst.get_mut(o..o + 3) else {
+            break;
+        };
+        out.copy_from_slice(&[0xEF, 0x9C + (b >> 6), 0x80 | (b & 0x3F)]);
+        i += 1;
+        o += 3;
+    }
+    (i, o)
+}
+
 impl DecodeHandler for XUserDefinedDecoder {
     // "x-user-defined decoder" handler.
     #[inline]
@@ -40,50 +91,7 @@ impl DecodeHandler for XUserDefinedDecoder {
             return n;
         }
         if let Some((dst, pos)) = sink.utf8_parts() {
-            let (mut i, mut o) = (0, *pos);
-            while i < src.len() {
-                let b = src[i];
-                if b < 0x80 {
-                    // ASCII: in bulk, exactly up to the next high byte.
-                    let k = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[o..]);
-                    if k == 0 {
-                        break;
-                    }
-                    i += k;
-                    o += k;
-                    continue;
-                }
-                if let Some(block) = src.get(i..i + 32) {
-                    let block: &[u8; 32] = block.try_into().unwrap();
-                    if dense(block) {
-                        // Binary data, about half high bytes: the thirty-two become code
-                        // units on the stack (no branch per byte), which the UTF-16 to UTF-8
-                        // kernel expands (AVX2; elsewhere it does nothing).
-                        let mut units = [0u16; 32];
-                        for (u, &b) in units.iter_mut().zip(block) {
-                            // 0x80 + n is U+F780 + n.
-                            *u = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
-                        }
-                        let (r, w) = crate::simd::utf16_bytes_to_utf8::<
-                            { cfg!(target_endian = "big") },
-                        >(
-                            crate::simd::u16_bytes(&units), &mut dst[o..]
-                        );
-                        if r != 0 {
-                            i += r / 2;
-                            o += w;
-                            continue;
-                        }
-                    }
-                }
-                // U+F780 + b - 0x80 is EF 9E/9F xx in UTF-8.
-                let Some(out) = dst.get_mut(o..o + 3) else {
-                    break;
-                };
-                out.copy_from_slice(&[0xEF, 0x9C + (b >> 6), 0x80 | (b & 0x3F)]);
-                i += 1;
-                o += 3;
-            }
+            let (i, o) = to_utf8(src, dst, *pos);
             *pos = o;
             return i;
         }

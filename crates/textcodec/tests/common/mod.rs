@@ -498,3 +498,162 @@ pub fn legacy_bytes(enc: &'static Encoding, text: &str) -> Vec<u8> {
         _ => er_encode_utf8(enc, text).0,
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Error-dense input
+// ---------------------------------------------------------------------------------------------
+
+/// Malformed (or boundary) sequences typical of `enc`'s decoder: lead bytes before ASCII,
+/// truncated sequences, prefixes the decoder restores, lone surrogates, escapes that select
+/// nothing, and a few valid sequences that take the general paths (four-byte, two code points).
+fn error_atoms(enc: &'static Encoding) -> &'static [&'static [u8]] {
+    match enc.name() {
+        "UTF-8" => &[
+            b"\x80",
+            b"\xE3\x81",
+            b"\xE3\x81A",
+            b"\xF0\x90\x80",
+            b"\xF0\x90\x80 ",
+            b"\xED\xA0\x80",
+            b"\xC0\x80",
+            b"\xE0\x80\x80",
+            b"\xF4\x90\x80\x80",
+            b"\xF5",
+            b"\xF0\x9F\x98\x80",
+            b"\xC3",
+        ],
+        "UTF-16LE" => &[
+            b"\x00\xD8",
+            b"\x00\xDC",
+            b"\x00\xD8A\x00",
+            b"\x3D\xD8\x00\xDE",
+            b"\x00\xD8\x00\xD8",
+            b"A",
+            b"\xFF\xFE",
+        ],
+        "UTF-16BE" => &[
+            b"\xD8\x00",
+            b"\xDC\x00",
+            b"\xD8\x00\x00A",
+            b"\xD8\x3D\xDE\x00",
+            b"\xD8\x00\xD8\x00",
+            b"A",
+            b"\xFE\xFF",
+        ],
+        "gb18030" | "GBK" => &[
+            b"\x81\x30\x81\x20",
+            b"\x81\x30\x20",
+            b"\x81\x30\x81",
+            b"\x81\x30",
+            b"\x81\x20",
+            b"\x81\x7F",
+            b"\x81\x30\x81\x30",
+            b"\x84\x31\xA4\x39",
+            b"\x84\x31\xA5\x30",
+            b"\xE3\x32\x9A\x35",
+            b"\xE3\x32\x9A\x36",
+            b"\xFE\x39\xFE\x39",
+            b"\x90\x30\x81\x30",
+            b"\xA2\xE3",
+            b"\xFF",
+            b"\x80",
+        ],
+        "Big5" => &[
+            b"\xA4\x20",
+            b"\xA4\x7F",
+            b"\xA4\xA0",
+            b"\x80",
+            b"\xFF",
+            b"\x87\x40",
+            b"\x88\x62",
+            b"\x88\x64",
+            b"\x88\xA3",
+            b"\x88\xA5",
+            b"\xA4",
+        ],
+        "Shift_JIS" => &[
+            b"\xA0",
+            b"\x82\x20",
+            b"\x82\x7F",
+            b"\x82\xFD",
+            b"\xF0\x40",
+            b"\xFD",
+            b"\x80",
+            b"\xEF\x40",
+            b"\x82",
+        ],
+        "EUC-JP" => &[
+            b"\xA4\x20",
+            b"\x8E\x20",
+            b"\x8E\xE0",
+            b"\x8F\xA1\x20",
+            b"\x8F\xA2\xAF",
+            b"\x8F\xB0\xA1",
+            b"\x8F\x20",
+            b"\x8F\xA1\xA1",
+            b"\x80",
+            b"\xFF",
+            b"\xA4",
+            b"\x8F\xA1",
+        ],
+        "EUC-KR" => &[
+            b"\xB0\x20",
+            b"\x80",
+            b"\xFF",
+            b"\xC9\x41",
+            b"\xB0\x7F",
+            b"\xB0",
+        ],
+        "ISO-2022-JP" => &[
+            b"\x1B(Z",
+            b"\x1B(",
+            b"\x1B$",
+            b"\x1BA",
+            b"\x1B$B",
+            b"\x1B$@",
+            b"\x1B(B",
+            b"\x1B(J",
+            b"\x1B(I",
+            b"\x1B$B\x1B(B",
+            b"\x0E",
+            b"\x0F",
+            b"\x80",
+            b"\x24\x22",
+            b"\x24\x1B",
+            b"\x21",
+            b"\x5C\x7E",
+        ],
+        _ => &[
+            b"\x80", b"\xFF", b"\x81", b"\x8D", b"\x90", b"\x9D", b"\xA0",
+        ],
+    }
+}
+
+/// A long input for `enc` where malformed sequences come every few bytes: stretches of the
+/// encoding's text (cut anywhere), single bytes of any value, and [`error_atoms`], with
+/// `target` bytes or a few more.
+pub fn error_dense_input(
+    enc: &'static Encoding,
+    rng: &mut Rng,
+    text: &str,
+    target: usize,
+) -> Vec<u8> {
+    let valid = legacy_bytes(enc, text_window(text, rng.below(text.len()), 4000));
+    let atoms = error_atoms(enc);
+    // How far apart the errors are: from every byte to every few dozen bytes.
+    let stretch = [2, 8, 40][rng.below(3)];
+    let mut out = Vec::with_capacity(target + 64);
+    while out.len() < target {
+        match rng.below(8) {
+            0..=2 => {
+                let start = rng.below(valid.len());
+                let end = (start + rng.range(1, stretch)).min(valid.len());
+                out.extend_from_slice(&valid[start..end]);
+            }
+            3 => out.push(rng.byte()),
+            4 => out.push(rng.range(0x20, 0x7E) as u8),
+            _ => out.extend_from_slice(atoms[rng.below(atoms.len())]),
+        }
+    }
+    out
+}
