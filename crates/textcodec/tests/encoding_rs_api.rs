@@ -397,7 +397,11 @@ fn corpus(enc: &'static Encoding) {
     // the encoding lacks.
     let mut all_scalars: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
     all_scalars.push_str(&text);
-    for input in [&text[..], &all_scalars, "a☃b\u{E5E5}\u{FFFD}\u{1B}\u{0E}¥~é"] {
+    for input in [
+        &text[..],
+        &all_scalars,
+        "a☃b\u{E5E5}\u{FFFD}\u{1B}\u{0E}¥~é",
+    ] {
         let (bytes, used, replaced) = enc.encode(input);
         let (want, want_used, want_replaced) = er(enc).encode(input);
         assert_eq!(
@@ -430,8 +434,13 @@ fn tc_encode_to_vec(enc: &'static Encoding, text: &str, rng: &mut Rng) -> (Vec<u
         let mut read = at;
         loop {
             let (ptr, capacity) = (out.as_ptr(), out.capacity());
-            let (result, r, rep) = encoder.encode_from_utf8_to_vec(&text[read..end], &mut out, last);
-            assert_eq!((out.as_ptr(), out.capacity()), (ptr, capacity), "reallocated");
+            let (result, r, rep) =
+                encoder.encode_from_utf8_to_vec(&text[read..end], &mut out, last);
+            assert_eq!(
+                (out.as_ptr(), out.capacity()),
+                (ptr, capacity),
+                "reallocated"
+            );
             read += r;
             replaced |= rep;
             if result == Status::InputEmpty {
@@ -477,7 +486,10 @@ fn decode_to_str_replaces_in_a_fatal_decoder_and_keeps_its_mode() {
     });
     let mut buf = filler(16);
     let (result, read, written, replaced) = decoder.decode_to_str(b"a\xFFb", &mut buf, true);
-    assert_eq!((result, read, written, replaced), (Status::InputEmpty, 3, 5, true));
+    assert_eq!(
+        (result, read, written, replaced),
+        (Status::InputEmpty, 3, 5, true)
+    );
     assert_eq!(&buf[..written], "a\u{FFFD}b");
     assert_eq!(decoder.options().error_mode, DecoderErrorMode::Fatal);
     let mut out = [0u8; 8];
@@ -496,7 +508,14 @@ fn labels_without_the_replacement_encoding() {
             labels.push(format!("{label}x").into_bytes());
         }
     }
-    for junk in [&b""[..], b" ", b"utf8 ", b"\xC3\xA9", b"unicode-1-1-utf-7", b"x-mac-ukrainian"] {
+    for junk in [
+        &b""[..],
+        b" ",
+        b"utf8 ",
+        b"\xC3\xA9",
+        b"unicode-1-1-utf-7",
+        b"x-mac-ukrainian",
+    ] {
         labels.push(junk.to_vec());
     }
     for label in &labels {
@@ -511,7 +530,12 @@ fn labels_without_the_replacement_encoding() {
 fn predicates_of_every_encoding() {
     for &enc in Encoding::all() {
         let theirs = er(enc);
-        assert_eq!(enc.is_single_byte(), theirs.is_single_byte(), "{}", enc.name());
+        assert_eq!(
+            enc.is_single_byte(),
+            theirs.is_single_byte(),
+            "{}",
+            enc.name()
+        );
         assert_eq!(
             enc.can_encode_everything(),
             theirs.can_encode_everything(),
@@ -554,7 +578,11 @@ fn check_valid_up_to(bytes: &[u8]) {
         Err(e) => e.valid_up_to(),
     };
     let ours = Encoding::utf8_valid_up_to(bytes);
-    assert_eq!(ours, encoding_rs::Encoding::utf8_valid_up_to(bytes), "{bytes:02X?}");
+    assert_eq!(
+        ours,
+        encoding_rs::Encoding::utf8_valid_up_to(bytes),
+        "{bytes:02X?}"
+    );
     assert_eq!(ours, std, "{bytes:02X?}");
     assert_eq!(
         Encoding::ascii_valid_up_to(bytes),
@@ -569,7 +597,9 @@ fn check_valid_up_to(bytes: &[u8]) {
 /// after), and the corpus with errors at every position of a window, at every alignment.
 #[test]
 fn valid_up_to_at_every_level() {
-    let edges = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF];
+    let edges = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF,
+    ];
     let mut inputs: Vec<Vec<u8>> = vec![vec![]];
     for a in 0..=255u8 {
         inputs.push(vec![a]);
@@ -621,13 +651,18 @@ fn valid_up_to_at_every_level() {
 
 #[test]
 fn borrowed_when_nothing_changes() {
-    assert!(matches!(textcodec::UTF_8.decode(b"abc").0, Cow::Borrowed("abc")));
+    assert!(matches!(
+        textcodec::UTF_8.decode(b"abc").0,
+        Cow::Borrowed("abc")
+    ));
     assert!(matches!(
         textcodec::SHIFT_JIS.decode_without_bom_handling(b"abc").0,
         Cow::Borrowed("abc")
     ));
     assert!(matches!(
-        textcodec::UTF_8.decode_with_bom_removal(b"\xEF\xBB\xBFabc").0,
+        textcodec::UTF_8
+            .decode_with_bom_removal(b"\xEF\xBB\xBFabc")
+            .0,
         Cow::Borrowed("abc")
     ));
     assert!(matches!(

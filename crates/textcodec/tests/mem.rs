@@ -193,7 +193,10 @@ fn corpus_inputs() {
         check_bytes(&latin1, &name);
         for k in (5..latin1.len()).step_by(2999) {
             latin1[k] = 0x80 + (k % 32) as u8;
-            check_bytes(&latin1[k.saturating_sub(2500)..latin1.len().min(k + 2500)], &name);
+            check_bytes(
+                &latin1[k.saturating_sub(2500)..latin1.len().min(k + 2500)],
+                &name,
+            );
         }
         check_bytes(&latin1, &name);
         let units: Vec<u16> = text.encode_utf16().collect();

@@ -1229,4 +1229,54 @@ impl DecodeReaderBuilder {
             core: DecodeCore::starting(self.start, self.detect.as_ref(), self.capacity),
         }
     }
+
+    /// encoding_rs_io's `build_with_buffer`, so that code calling it compiles unchanged: a
+    /// reader of `reader` whose reads from it are `buffer`'s length (as
+    /// [`capacity`](Self::capacity) sets them), or an error if `buffer` is shorter than 4
+    /// bytes, as encoding_rs_io refuses it. textcodec's reader allocates its own buffers once,
+    /// when it is built; `buffer` gives their size and is not otherwise used.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut scratch = vec![0u8; 16 * 1024];
+    /// let mut reader = textcodec::io::DecodeReaderBuilder::new()
+    ///     .build_with_buffer(&b"\xFF\xFEh\0i\0"[..], &mut scratch)?;
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "hi");
+    /// assert!(textcodec::io::DecodeReaderBuilder::new().build_with_buffer(&b""[..], [0u8; 3]).is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn build_with_buffer<R: Read, B: AsMut<[u8]>>(
+        &self,
+        reader: R,
+        mut buffer: B,
+    ) -> io::Result<DecodeReader<R>> {
+        let len = buffer.as_mut().len();
+        if len < 4 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                std::format!(
+                    "DecodeReaderBuilder: a buffer of {len} bytes is too small (4 at least)"
+                ),
+            ));
+        }
+        Ok(DecodeReader {
+            inner: reader,
+            core: DecodeCore::starting(self.start, self.detect.as_ref(), len),
+        })
+    }
 }
+
+/// encoding_rs_io's name of [`DecodeReaderBuilder`], so that code written for encoding_rs_io
+/// compiles with `encoding_rs_io` replaced by `textcodec::io`.
+///
+/// ```
+/// use std::io::Read;
+/// use textcodec::io::DecodeReaderBytesBuilder;
+/// let mut text = String::new();
+/// DecodeReaderBytesBuilder::new().build(&b"\xFE\xFF\0h\0i"[..]).read_to_string(&mut text)?;
+/// assert_eq!(text, "hi");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub type DecodeReaderBytesBuilder = DecodeReaderBuilder;

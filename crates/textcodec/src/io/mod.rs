@@ -61,7 +61,7 @@ mod stream;
 #[cfg(feature = "tokio")]
 mod tokio_impl;
 
-pub use decode::{DecodeReader, DecodeReaderBuilder};
+pub use decode::{DecodeReader, DecodeReaderBuilder, DecodeReaderBytesBuilder};
 pub use detect::{DetectOptions, DEFAULT_DETECT_LIMIT};
 pub use encode::EncodeWriter;
 pub use errors::{InvalidUtf8, MalformedInput, UnmappableChar};
