@@ -640,7 +640,7 @@ fn valid_up_to_at_every_level() {
                 check_valid_up_to(&damaged[at % 64..]);
                 check_valid_up_to(&damaged[at % 64..4001 + at]);
             }
-            let mut ascii = vec![b'z'; 200];
+            let mut ascii = [b'z'; 200];
             ascii[at % 200] = 0x80 | at as u8;
             check_valid_up_to(&ascii[at / 200..]);
         }
