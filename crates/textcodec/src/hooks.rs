@@ -291,9 +291,8 @@ impl Encoding {
             error_mode: DecoderErrorMode::Fatal,
             bom: BomHandling::Keep,
         });
-        let max = d
-            .max_utf8_buffer_length(bytes.len())
-            .expect("input too long");
+        // `decode_to_string` grows the string if the worst case does not fit in a `usize`.
+        let max = d.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len());
         let mut text = String::with_capacity(max);
         d.decode_to_string(bytes, &mut text, true).ok()?;
         Some(Cow::Owned(text))
