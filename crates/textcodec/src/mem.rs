@@ -8,9 +8,10 @@
 //! 0x80..=0x9F differ); use [`WINDOWS_1252`](crate::WINDOWS_1252) for that.
 //!
 //! Every function runs on the crate's SIMD fast paths at the level [`crate::dispatch`] chose
-//! (ASCII runs, the UTF-8 validator, the UTF-16 to UTF-8 block converter, the single-byte
-//! encoder's blocks of two-byte characters), and none writes past the end of what it reports
-//! as written.
+//! (the ASCII scan, the UTF-8 validator, the single-byte encoder's blocks of two-byte
+//! characters; `utf16_valid_up_to` in blocks the compiler vectorizes; Latin-1 to UTF-8 in
+//! 32-byte blocks tested as two 128-bit words), and none writes past the end of what it
+//! reports as written.
 //!
 //! ```
 //! use textcodec::mem;
@@ -21,7 +22,6 @@
 //! ```
 
 use alloc::borrow::Cow;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Whether every byte of `buffer` is ASCII (below 0x80). encoding_rs's `mem::is_ascii`.
@@ -78,20 +78,10 @@ pub fn is_utf8_latin1(buffer: &[u8]) -> bool {
 /// assert!(matches!(textcodec::mem::decode_latin1(b"ascii"), Cow::Borrowed("ascii")));
 /// ```
 pub fn decode_latin1(bytes: &[u8]) -> Cow<'_, str> {
-    let (head, tail) = crate::simd::ascii_prefix(bytes);
-    if tail.is_empty() {
-        return Cow::Borrowed(head);
+    match crate::simd::ascii_str(bytes) {
+        Some(text) => Cow::Borrowed(text),
+        None => Cow::Owned(crate::simd::latin1_to_string(bytes)),
     }
-    let mut text = String::with_capacity(head.len() + 2 * tail.len());
-    text.push_str(head);
-    // Through a buffer on the stack that stays in L1, checked as UTF-8 by the SIMD validator on
-    // its way into the `String` (no `unsafe` outside `simd`).
-    let mut buf = [0u8; 4096];
-    for chunk in tail.chunks(buf.len() / 2) {
-        let n = latin1_to_utf8(chunk, &mut buf);
-        text.push_str(crate::simd::str_from_utf8(&buf[..n]).expect("Latin-1 as UTF-8"));
-    }
-    Cow::Owned(text)
 }
 
 /// Text as Latin-1 bytes: each character up to U+00FF is the byte of its value; each character
@@ -145,7 +135,7 @@ pub fn convert_latin1_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
         dst.len() / 2 >= src.len(),
         "the destination must be at least twice as long as the source"
     );
-    latin1_to_utf8(src, dst)
+    crate::simd::latin1_to_utf8(src, dst)
 }
 
 /// Converts UTF-8 `src` to Latin-1 in `dst`: each character up to U+00FF becomes the byte of
@@ -235,92 +225,6 @@ pub fn utf16_valid_up_to(buffer: &[u16]) -> usize {
             return len;
         }
     }
-}
-
-/// [`convert_latin1_to_utf8`] without the check: `dst` is at least twice as long as `src`.
-///
-/// Latin-1 and windows-1252 decode every byte alike but 0x80..=0x9F (the C1 controls in
-/// Latin-1): text without them, which is nearly all Latin-1 text, goes through the
-/// windows-1252 decoder's fast path, a stretch of chunks at a time; the chunks with a C1 byte
-/// (binary data, or windows-1252 text taken for Latin-1) through [`latin1_blocks_to_utf8`].
-fn latin1_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
-    const CHUNK: usize = 1024;
-    debug_assert!(dst.len() / 2 >= src.len());
-    let mut decoder = crate::WINDOWS_1252.new_decoder_without_bom_handling();
-    let (mut i, mut o) = (0, 0);
-    while i < src.len() {
-        let mut end = i;
-        while end < src.len() && !has_c1(&src[end..src.len().min(end + CHUNK)]) {
-            end = src.len().min(end + CHUNK);
-        }
-        if end > i {
-            let p = decoder
-                .decode_to_utf8(&src[i..end], &mut dst[o..], false)
-                .expect("replacement mode never fails");
-            i += p.read;
-            o += p.written;
-            if p.read == 0 {
-                // No room by the decoder's reckoning (it may keep some to spare): the rest by
-                // hand.
-                end = src.len();
-            } else {
-                continue;
-            }
-        } else {
-            end = src.len().min(i + CHUNK);
-        }
-        o += latin1_blocks_to_utf8(&src[i..end], &mut dst[o..]);
-        i = end;
-    }
-    o
-}
-
-/// Whether `bytes` has a byte in 0x80..=0x9F (tested with no branch per byte: the loop
-/// vectorizes).
-fn has_c1(bytes: &[u8]) -> bool {
-    bytes.iter().fold(false, |any, &b| any | (b & 0xE0 == 0x80))
-}
-
-/// Latin-1 `src` to UTF-8 in `dst` (at least twice as long): ASCII runs by the ASCII kernel,
-/// the rest thirty-two bytes at a time through the UTF-16 to UTF-8 block kernel, or byte by
-/// byte.
-fn latin1_blocks_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
-    debug_assert!(dst.len() / 2 >= src.len());
-    let (mut i, mut o) = (0, 0);
-    while i < src.len() {
-        let k = crate::simd::copy_ascii_to_utf8(&src[i..], &mut dst[o..]);
-        i += k;
-        o += k;
-        if i == src.len() {
-            break;
-        }
-        // A byte at or above 0x80. Thirty-two bytes at a time, as code units (each byte's
-        // value), through the UTF-16 to UTF-8 block kernel (AVX2, NEON; elsewhere it does
-        // nothing), which takes the ASCII among them in its stride too.
-        if let Some(block) = src.get(i..i + 32) {
-            let mut units = [0u16; 32];
-            for (u, &b) in units.iter_mut().zip(block) {
-                *u = b as u16;
-            }
-            let (r, w) = crate::simd::utf16_bytes_to_utf8::<{ cfg!(target_endian = "big") }>(
-                crate::simd::u16_bytes(&units),
-                &mut dst[o..],
-            );
-            if r != 0 {
-                i += r / 2;
-                o += w;
-                continue;
-            }
-        }
-        // The run of bytes at or above 0x80, two UTF-8 bytes each.
-        while let Some(&b) = src.get(i).filter(|&&b| b >= 0x80) {
-            dst[o] = 0xC0 | (b >> 6);
-            dst[o + 1] = 0x80 | (b & 0x3F);
-            i += 1;
-            o += 2;
-        }
-    }
-    o
 }
 
 /// For the single-byte encoder's block kernel: the byte of each code point below U+0800 that

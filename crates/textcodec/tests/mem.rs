@@ -167,6 +167,36 @@ fn every_short_input() {
     }
 }
 
+/// ASCII of every length up to 100 (around the sixteen-byte blocks and the 32-byte margin
+/// that the conversions keep before the end) with bytes above 0x7F at every position, alone,
+/// in pairs and in runs.
+fn every_position_near_the_blocks() {
+    for len in 0..=100 {
+        let ascii = vec![b'a'; len];
+        check_bytes(&ascii, "ascii");
+        check_bytes(&vec![0xE9; len], "all high");
+        for p in 0..len {
+            for b in [0x80, 0x9F, 0xC3, 0xE9, 0xFF] {
+                let mut one = ascii.clone();
+                one[p] = b;
+                check_bytes(&one, "one high byte");
+                let mut run = one.clone();
+                for x in &mut run[p..len.min(p + 5)] {
+                    *x = b;
+                }
+                check_bytes(&run, "a run of high bytes");
+            }
+            // Two-byte UTF-8 (é) and three-byte UTF-8 (☃) at each position.
+            let mut text = ascii.clone();
+            text.splice(p..p + 1, "é".bytes());
+            check_bytes(&text, "é");
+            let mut text = ascii.clone();
+            text.splice(p..p + 1, "☃".bytes());
+            check_bytes(&text, "☃");
+        }
+    }
+}
+
 fn corpus_inputs() {
     for (name, bytes) in corpus() {
         // The file's bytes as Latin-1 (every byte is a character), whole and in windows.
@@ -270,6 +300,7 @@ fn mem_functions_match_encoding_rs_at_every_level() {
     for l in levels() {
         set_level(l);
         every_short_input();
+        every_position_near_the_blocks();
         corpus_inputs();
         random_inputs();
         check_lossy(&lossy, &format!("{l:?}"));

@@ -538,7 +538,8 @@ pub(crate) use spill::Spill;
 
 mod text;
 pub(crate) use text::{
-    ascii_len, ascii_prefix, ascii_str, str_from_utf8, valid_prefix, write_str_at,
+    ascii_len, ascii_prefix, ascii_str, latin1_to_string, latin1_to_utf8, str_from_utf8,
+    valid_prefix, write_str_at,
 };
 
 #[cfg(all(test, feature = "std"))]
