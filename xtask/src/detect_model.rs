@@ -324,8 +324,9 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation,
-/// followed as a space is; closing punctuation, separators and symbols, followed by a space
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation and
+/// the symbols written before a unit's letters (the degree sign of 20 °C and 45°N, the micro
+/// sign of µm), followed as a space is; closing punctuation, separators and symbols, followed by a space
 /// far more often than by a letter (the ordinal indicators ª and º among them: 1.º, 2ª; the
 /// middle dot between menu items); each common or uncommon. Others are rare.
 const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
@@ -334,7 +335,7 @@ const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
 fn is_ascii_like(c: char) -> bool {
     c == '\u{A0}'
 }
-const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
+const OPENING_UNCOMMON: [u32; 7] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039, 0xB0, 0xB5];
 const CLOSING_COMMON: [u32; 9] = [
     0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA, 0xB7,
 ];
@@ -343,8 +344,8 @@ const CLOSING_COMMON: [u32; 9] = [
 /// languages whose words have it (as often as a letter of their alphabet needs), punctuation
 /// in the others.
 const JOINING: [char; 1] = ['\u{B7}'];
-const CLOSING_UNCOMMON: [u32; 13] = [
-    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
+const CLOSING_UNCOMMON: [u32; 12] = [
+    0xA3, 0xA7, 0xA9, 0xAE, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
 
 /// The punctuation class (0 to 3 as above) of a character, if any.
