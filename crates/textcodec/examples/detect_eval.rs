@@ -354,7 +354,11 @@ fn evaluate(set: Set, misses: bool) -> Results<'static> {
                             cells[li][ti].add(o, c);
                             totals[ti].add(o, c);
                             if misses && !o {
-                                let domain = if ti == 0 { String::new() } else { format!(" .{tld}") };
+                                let domain = if ti == 0 {
+                                    String::new()
+                                } else {
+                                    format!(" .{tld}")
+                                };
                                 eprintln!(
                                     "{lang} {enc_name} {}{domain}: ours {} chardetng {}: {piece:?}",
                                     LENGTHS[li].0,
