@@ -537,9 +537,10 @@ pub(crate) mod spill;
 pub(crate) use spill::Spill;
 
 mod text;
-#[cfg(feature = "std")]
-pub(crate) use text::valid_prefix;
-pub(crate) use text::{ascii_str, str_from_utf8};
+pub(crate) use text::{
+    ascii_len, ascii_prefix, ascii_str, latin1_to_string, latin1_to_utf8, str_from_utf8,
+    valid_prefix, write_str_at,
+};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
