@@ -18,8 +18,8 @@ use textcodec::{
     BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoding, ISO_2022_JP, REPLACEMENT,
 };
 
-use crate::ffi::{self, Bytes};
-use crate::text::Scan;
+use crate::ffi::{self, Bytes, Units};
+use crate::text::{write_utf16, Class, Scan};
 use crate::{lookup_label, PyEncoding};
 
 /// Bytes before an error's end within which its start lies (the longest malformed sequence
@@ -116,6 +116,46 @@ impl<'py> Out<'py> {
             self.used = 0;
         }
         Ok(())
+    }
+
+    /// The string of `prefix` (Latin-1 characters, one byte each, of class `class`: `Ascii`
+    /// or `Latin1`) followed by the units (no handler's strings among them).
+    pub(crate) fn finish_after(
+        self,
+        py: Python<'py>,
+        prefix: &[u8],
+        class: Class,
+    ) -> PyResult<Bound<'py, PyString>> {
+        debug_assert!(self.pieces.is_empty());
+        let units = &self.units[..self.used];
+        let scan = Scan::of(units);
+        let p = prefix.len();
+        ffi::new_string(
+            py,
+            p + scan.chars(units.len()),
+            class.max(scan.class()),
+            |out| match out {
+                Units::U8(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    a.copy_from_slice(prefix);
+                    write_utf16(units, Units::U8(b));
+                }
+                Units::U16(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    for (d, &c) in a.iter_mut().zip(prefix) {
+                        *d = u16::from(c);
+                    }
+                    write_utf16(units, Units::U16(b));
+                }
+                Units::U32(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    for (d, &c) in a.iter_mut().zip(prefix) {
+                        *d = u32::from(c);
+                    }
+                    write_utf16(units, Units::U32(b));
+                }
+            },
+        )
     }
 
     pub(crate) fn finish(mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
@@ -598,6 +638,37 @@ impl Stream {
     }
 }
 
+/// Decodes all of `data` with a new decoder of `enc` in replacement mode (BOM handling
+/// `Keep`) into `out`; returns whether anything was replaced. Long immutable input is
+/// decoded without the GIL (`out` is our own buffer).
+pub(crate) fn utf16_replace(
+    py: Python<'_>,
+    enc: &'static Encoding,
+    data: &[u8],
+    immutable: bool,
+    out: &mut Out<'_>,
+) -> PyResult<bool> {
+    let mut dec = enc.new_decoder(DecoderOptions {
+        error_mode: DecoderErrorMode::Replacement,
+        bom: BomHandling::Keep,
+    });
+    let max = dec
+        .max_utf16_buffer_length(data.len())
+        .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
+    let spare = out.spare(max)?;
+    // A decoder in replacement mode never fails.
+    let r = crate::detach_if(py, immutable && data.len() > crate::DETACH_BYTES, || {
+        dec.decode_to_utf16(data, spare, true)
+    });
+    match r {
+        Ok(p) => {
+            out.commit(p.written);
+            Ok(p.replaced)
+        }
+        Err(_) => Err(PyMemoryError::new_err("replacement mode failed")),
+    }
+}
+
 /// Decodes a whole input in replacement mode straight into a string: the spec's "decode"
 /// with `bom: Sniff`. Returns the string, the encoding used and whether anything was replaced.
 pub(crate) fn decode_replace<'py>(
@@ -607,36 +678,18 @@ pub(crate) fn decode_replace<'py>(
     immutable: bool,
     bom: BomHandling,
 ) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
+    let (enc, skip) = self::bom(enc, bom, data);
+    let data = &data[skip..];
+    if enc == textcodec::UTF_8 {
+        let (s, replaced) = crate::utf8::decode(py, data, immutable)?;
+        return Ok((s, enc, replaced));
+    }
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
         return Ok((s, enc, false));
     }
-    let (enc, skip) = self::bom(enc, bom, data);
-    let data = &data[skip..];
-    let mut dec = enc.new_decoder(DecoderOptions {
-        error_mode: DecoderErrorMode::Replacement,
-        bom: BomHandling::Keep,
-    });
     let mut out = Out::new();
-    let max = dec
-        .max_utf16_buffer_length(data.len())
-        .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
-    let spare = out.spare(max)?;
-    // A decoder in replacement mode never fails. Long immutable input is decoded without
-    // the GIL (`spare` is our own buffer).
-    let r = if immutable && data.len() > crate::DETACH_BYTES {
-        py.detach(|| dec.decode_to_utf16(data, spare, true))
-    } else {
-        dec.decode_to_utf16(data, spare, true)
-    };
-    let replaced = match r {
-        Ok(p) => {
-            out.commit(p.written);
-            p.replaced
-        }
-        Err(_) => return Err(PyMemoryError::new_err("replacement mode failed")),
-    };
-    let used = dec.encoding();
-    Ok((out.finish(py)?, used, replaced))
+    let replaced = utf16_replace(py, enc, data, immutable, &mut out)?;
+    Ok((out.finish(py)?, enc, replaced))
 }
 
 /// The spec's "decode" with any error policy.

@@ -174,6 +174,94 @@ pub(crate) fn new_string<'py>(
     }
 }
 
+/// A string under construction: `PyUnicode_New(capacity, class.max_char())`, whose
+/// characters are written in place and which is then shrunk to the characters written
+/// ([`Building::finish`]). Only where strings are built in place ([`fast_strings`]).
+pub(crate) struct Building<'py> {
+    s: Bound<'py, PyAny>,
+    capacity: usize,
+    class: Class,
+    offset: usize,
+}
+
+impl<'py> Building<'py> {
+    /// A new string of `capacity` characters of class `class` (not `Ascii`: a string shrunk
+    /// to its ASCII characters would have the wrong kind), or `None` where strings are not
+    /// built in place.
+    pub(crate) fn new(py: Python<'py>, capacity: usize, class: Class) -> PyResult<Option<Self>> {
+        debug_assert!(class != Class::Ascii);
+        #[cfg(windows)]
+        {
+            // Python's DLL of the stable ABI has no `PyUnicode_New` (and LAYOUT is `None`).
+            let _ = (py, capacity, class);
+            Ok(None)
+        }
+        #[cfg(not(windows))]
+        {
+            let Some(Some(layout)) = LAYOUT.get() else {
+                return Ok(None);
+            };
+            if capacity == 0 {
+                return Ok(None);
+            }
+            let size = ffi::Py_ssize_t::try_from(capacity)
+                .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+            // SAFETY: the GIL is held (`py`); `PyUnicode_New` returns a new reference or NULL
+            // with an exception set, which `from_owned_ptr_or_err` turns into `Err`.
+            let s =
+                unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
+            Ok(Some(Building {
+                s,
+                capacity,
+                class,
+                offset: layout.compact,
+            }))
+        }
+    }
+
+    /// The string's `capacity` places (their content is unspecified until written).
+    pub(crate) fn units(&mut self) -> Units<'_> {
+        let base = self.s.as_ptr().cast::<u8>();
+        let len = self.capacity;
+        // SAFETY: `PyUnicode_New(capacity, maxchar)` made a compact string (not ASCII: the
+        // class is not `Ascii`) of `capacity` places of the kind `class` selects, which
+        // start at `layout.compact` (measured and checked on this interpreter by
+        // `probe_layout`), aligned for their type. Nobody else holds a reference to the new
+        // string, and `&mut self` makes this slice the only access to its places.
+        unsafe {
+            let at = base.add(self.offset);
+            match self.class {
+                Class::Ascii | Class::Latin1 => Units::U8(std::slice::from_raw_parts_mut(at, len)),
+                Class::Bmp => Units::U16(std::slice::from_raw_parts_mut(at.cast::<u16>(), len)),
+                Class::Astral => Units::U32(std::slice::from_raw_parts_mut(at.cast::<u32>(), len)),
+            }
+        }
+    }
+
+    /// The string of the first `len` places (`len <= capacity`), all of them written, of
+    /// characters that need the string's class (one at or above U+0080 for `Latin1`, ...).
+    pub(crate) fn finish(self, len: usize) -> PyResult<Bound<'py, PyString>> {
+        assert!(len <= self.capacity);
+        let py = self.s.py();
+        let mut ptr = self.s.into_ptr();
+        if len != self.capacity {
+            // SAFETY: GIL held; `ptr` is our reference to a fresh string (reference count 1,
+            // not hashed, not interned), which `PyUnicode_Resize` reallocates in place of its
+            // kind (the NUL after the last character written by it), replacing `ptr` on
+            // success and leaving it as it was on failure (-1, MemoryError set).
+            let rc = unsafe { ffi::PyUnicode_Resize(&mut ptr, len as ffi::Py_ssize_t) };
+            if rc != 0 {
+                // SAFETY: `ptr` is still our reference (see above).
+                drop(unsafe { Bound::from_owned_ptr(py, ptr) });
+                return Err(PyErr::fetch(py));
+            }
+        }
+        // SAFETY: `ptr` is a new reference to a str (ours, see above).
+        let s: Bound<'py, PyAny> = unsafe { Bound::from_owned_ptr(py, ptr) };
+        Ok(s.cast_into::<PyString>()?)
+    }
+}
+
 /// Where a string's characters are written.
 pub(crate) enum Units<'a> {
     /// One byte per character (ASCII or Latin-1).

@@ -19,9 +19,19 @@ mod encode;
 mod fast;
 mod ffi;
 mod text;
+mod utf8;
 
 /// Inputs longer than this are decoded without the GIL.
 pub(crate) const DETACH_BYTES: usize = 1 << 16;
+
+/// `f()`, without the GIL if `detach`.
+pub(crate) fn detach_if<T: Send>(py: Python<'_>, detach: bool, f: impl FnOnce() -> T + Send) -> T {
+    if detach {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
 
 /// Whether `enc` is one of the single-byte encodings (IBM866 to x-mac-cyrillic in the spec's
 /// table).
