@@ -82,9 +82,9 @@ pub(crate) fn decode<'py>(
         })?;
         return Ok((s, false));
     }
-    // The prefix decoded so far: bytes read, and its characters (Latin-1, one byte each),
-    // in `latin` when written there, else the ASCII bytes of `data`.
-    let (mut read, mut chars) = (ascii, ascii);
+    // The prefix converted to Latin-1 (one byte per character) in `latin`: bytes read and
+    // characters written; none if the first character that is not ASCII is above U+00FF.
+    let (mut read, mut chars) = (0, 0);
     let mut latin = None;
     if data[ascii] & 0xFE == 0xC2 {
         if let Some(mut b) = Building::new(py, n, Class::Latin1)? {
@@ -102,20 +102,17 @@ pub(crate) fn decode<'py>(
     }
     let mut latin_units = latin.as_mut().map(|b| b.units());
     let (prefix, class): (&[u8], Class) = match &mut latin_units {
-        Some(Units::U8(buf)) => {
-            let class = if chars < read {
-                Class::Latin1
-            } else {
-                Class::Ascii
-            };
-            (&buf[..chars], class)
-        }
-        _ => (&data[..ascii], Class::Ascii),
+        Some(Units::U8(buf)) if chars < read => (&buf[..chars], Class::Latin1),
+        Some(Units::U8(buf)) => (&buf[..chars], Class::Ascii),
+        _ => (&[], Class::Ascii),
     };
+    // The rest, from the ASCII prefix on when there is no Latin-1 prefix (the decoder copies
+    // ASCII as fast as the prefix would be widened).
     let rest = &data[read..];
-    let (rest_chars, four) = census(rest);
-    // If the rest is valid, its first character is at or above U+0100 (the prefix ended
-    // before it), and without a four-byte sequence none is above U+FFFF.
+    let (rest_chars, four) = census(&data[read.max(ascii)..]);
+    let rest_chars = rest_chars + ascii.saturating_sub(read);
+    // If the rest is valid, its first character that is not ASCII is at or above U+0100
+    // (the prefix ended before it), and without a four-byte sequence none is above U+FFFF.
     if !four {
         if let Some(mut s) = Building::new(py, chars + rest_chars, Class::Bmp)? {
             if let Units::U16(out) = s.units() {
