@@ -670,19 +670,26 @@ pub(crate) fn utf16_replace(
 }
 
 /// Decodes a whole input in replacement mode straight into a string: the spec's "decode"
-/// with `bom: Sniff`. Returns the string, the encoding used and whether anything was replaced.
+/// with `bom: Sniff`. Returns the string, the encoding used and whether anything was replaced
+/// (found out for the single-byte encodings only if `want_replaced`).
 pub(crate) fn decode_replace<'py>(
     py: Python<'py>,
     enc: &'static Encoding,
     data: &[u8],
     immutable: bool,
     bom: BomHandling,
+    want_replaced: bool,
 ) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
     let (enc, skip) = self::bom(enc, bom, data);
     let data = &data[skip..];
     if enc == textcodec::UTF_8 {
         let (s, replaced) = crate::utf8::decode(py, data, immutable)?;
         return Ok((s, enc, replaced));
+    }
+    if crate::is_single_byte(enc) {
+        if let Some((s, replaced)) = crate::single::decode(py, enc, data, want_replaced)? {
+            return Ok((s, enc, replaced));
+        }
     }
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
         return Ok((s, enc, false));
@@ -699,19 +706,19 @@ pub(crate) fn decode_any<'py>(
     data: &[u8],
     immutable: bool,
     errors: &str,
-) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
+) -> PyResult<Bound<'py, PyString>> {
     let policy = Policy::new(py, errors)?;
     if let Policy::Replace = policy {
-        return decode_replace(py, enc, data, immutable, BomHandling::Sniff);
+        return Ok(decode_replace(py, enc, data, immutable, BomHandling::Sniff, false)?.0);
     }
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
-        return Ok((s, enc, false));
+        return Ok(s);
     }
     let (enc, skip) = bom(enc, BomHandling::Sniff, data);
     let mut dec = fatal(enc, BomHandling::Keep);
     let mut out = Out::new();
-    let (replaced, _) = run(py, &mut dec, data, skip, true, &policy, &mut out)?;
-    Ok((out.finish(py)?, dec.encoding(), replaced))
+    run(py, &mut dec, data, skip, true, &policy, &mut out)?;
+    out.finish(py)
 }
 
 /// `textcodec.decode(data, label="utf-8", errors="replace")`: the spec's "decode" (a BOM wins
@@ -731,7 +738,7 @@ pub(crate) fn decode<'py>(
 ) -> PyResult<Bound<'py, PyString>> {
     let enc = crate::label_or_utf8(label)?;
     let bytes = Bytes::new(data)?;
-    Ok(decode_any(py, enc, bytes.as_slice(), bytes.is_immutable(), errors)?.0)
+    decode_any(py, enc, bytes.as_slice(), bytes.is_immutable(), errors)
 }
 
 /// `textcodec.decode_with_encoding(data, label="utf-8")`: the spec's "decode" in replacement
@@ -754,6 +761,7 @@ pub(crate) fn decode_with_encoding<'py>(
         bytes.as_slice(),
         bytes.is_immutable(),
         BomHandling::Sniff,
+        true,
     )?;
     Ok((s, PyEncoding(used), replaced))
 }
