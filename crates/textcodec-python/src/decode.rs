@@ -315,8 +315,10 @@ fn handler_result<'py>(
 pub(crate) type Resume = (Decoder, usize);
 
 /// Decodes `data[from..]` with `dec` (in fatal mode, unless `policy` is `Replace`, for which
-/// either mode works; BOM handling `Keep`: BOMs are handled by the callers, whose decoders
-/// then report errors only for the bytes they were given), appending to `out`. Returns
+/// either mode works; BOM handling `Keep`: BOMs are handled by the callers, because
+/// [`find_start`] asks clones whether they hold a partial sequence, and a decoder still
+/// sniffing holds the bytes that may begin a BOM: "EF BB" before an error would make its start
+/// 0), appending to `out`. Returns
 /// whether anything was replaced and, unless `last`, where the next call resumes.
 pub(crate) fn run<'py>(
     py: Python<'py>,
