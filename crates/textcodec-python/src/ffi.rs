@@ -12,7 +12,7 @@
 //!   `TextEncoder.encode_into` ([`WritableBytes`]).
 //! - `str` objects are read as UTF-8 through `PyUnicode_AsUTF8AndSize` ([`utf8_of`]).
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, CStr};
 use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyBufferError, PyTypeError};
@@ -558,5 +558,150 @@ impl Drop for WritableBytes {
         // SAFETY: filled by a successful PyObject_GetBuffer, released once; the GIL is held
         // where it is dropped (encode_into).
         unsafe { PyBuffer_Release(&mut *self.view) };
+    }
+}
+
+/// `PyMethodDef` as every CPython 3 lays it out, with the function as a `METH_FASTCALL |
+/// METH_KEYWORDS` one (the arguments in a C array, keyword names in a tuple: no tuple or dict
+/// made per call), which every CPython 3.7+ calls but the limited API declares only from
+/// 3.10, for the functions called most often on short inputs.
+#[repr(C)]
+pub(crate) struct FastMethodDef {
+    name: *const c_char,
+    meth: FastCall,
+    flags: c_int,
+    doc: *const c_char,
+}
+
+/// A `METH_FASTCALL | METH_KEYWORDS` function: `(self, args, nargs, kwnames)`.
+type FastCall = unsafe extern "C" fn(
+    *mut ffi::PyObject,
+    *const *mut ffi::PyObject,
+    ffi::Py_ssize_t,
+    *mut ffi::PyObject,
+) -> *mut ffi::PyObject;
+
+// SAFETY (Sync): the definition is immutable and its pointers are to static strings and a
+// function.
+unsafe impl Sync for FastMethodDef {}
+
+const METH_KEYWORDS: c_int = 0x0002;
+const METH_FASTCALL: c_int = 0x0080;
+
+impl FastMethodDef {
+    pub(crate) const fn new(name: &'static CStr, meth: FastCall, doc: &'static CStr) -> Self {
+        FastMethodDef {
+            name: name.as_ptr(),
+            meth,
+            flags: METH_FASTCALL | METH_KEYWORDS,
+            doc: doc.as_ptr(),
+        }
+    }
+
+    /// Adds the function to module `m`.
+    pub(crate) fn add_to(&'static self, m: &Bound<'_, PyModule>) -> PyResult<()> {
+        let py = m.py();
+        let module_name = m.name()?;
+        // SAFETY: GIL held; `self` is a static `PyMethodDef` (same layout, see above) that
+        // outlives the function object; `m` and its name are live objects (borrowed by
+        // `PyCFunction_NewEx`, which takes its own references). A new reference or NULL with
+        // an exception set.
+        let f = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyCFunction_NewEx(
+                    (self as *const FastMethodDef)
+                        .cast_mut()
+                        .cast::<ffi::PyMethodDef>(),
+                    m.as_ptr(),
+                    module_name.as_ptr(),
+                ),
+            )?
+        };
+        // SAFETY: `self.name` is a static C string.
+        let name = unsafe { CStr::from_ptr(self.name) }
+            .to_str()
+            .expect("ASCII name");
+        m.add(name, f)
+    }
+}
+
+/// The body of a `METH_FASTCALL | METH_KEYWORDS` function: its arguments matched to
+/// `params` (by place, then by keyword), `f` called with them; a Rust panic becomes a
+/// `PanicException` (it never unwinds into CPython).
+///
+/// # Safety
+/// As CPython calls such a function: with the GIL held, `nargs` arguments at `args` followed
+/// by one per name of the tuple `kwnames` (or NULL).
+pub(crate) unsafe fn fastcall<const N: usize>(
+    name: &str,
+    params: [&str; N],
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    f: impl for<'py> FnOnce(Python<'py>, [Option<Bound<'py, PyAny>>; N]) -> PyResult<Bound<'py, PyAny>>,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython holds the GIL while it calls a C function.
+    let py = unsafe { Python::assume_attached() };
+    let run = || -> PyResult<Bound<'_, PyAny>> {
+        let nargs = usize::try_from(nargs).unwrap_or(0);
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            // SAFETY: `kwnames` is a tuple (CPython's calling convention).
+            unsafe { Bound::from_borrowed_ptr(py, kwnames) }
+                .cast::<pyo3::types::PyTuple>()?
+                .len()
+        };
+        let arg = |i: usize| {
+            // SAFETY: `i < nargs + nkw`, the length of the array at `args`, whose items are
+            // live objects (borrowed: a reference of our own is taken).
+            unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) }
+        };
+        if nargs > N {
+            return Err(PyTypeError::new_err(format!(
+                "{name}() takes at most {N} arguments ({nargs} given)"
+            )));
+        }
+        let mut values: [Option<Bound<'_, PyAny>>; N] = std::array::from_fn(|_| None);
+        for (i, v) in values.iter_mut().enumerate().take(nargs) {
+            *v = Some(arg(i));
+        }
+        if nkw > 0 {
+            // SAFETY: as above.
+            let names = unsafe { Bound::from_borrowed_ptr(py, kwnames) };
+            for (k, key) in names.cast::<pyo3::types::PyTuple>()?.iter().enumerate() {
+                let key = key.cast_into::<PyString>()?;
+                let text = utf8_of(&key).unwrap_or("");
+                let Some(at) = params.iter().position(|&p| p == text) else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{name}() got an unexpected keyword argument '{text}'"
+                    )));
+                };
+                if values[at].is_some() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{name}() got multiple values for argument '{text}'"
+                    )));
+                }
+                values[at] = Some(arg(nargs + k));
+            }
+        }
+        f(py, values)
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(obj)) => obj.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a Rust panic".into());
+            pyo3::panic::PanicException::new_err(msg).restore(py);
+            std::ptr::null_mut()
+        }
     }
 }

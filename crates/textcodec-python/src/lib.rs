@@ -213,7 +213,7 @@ fn _textcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<encode::IncrementalEncoder>()?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
-    m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
+    decode::DECODE.add_to(m)?;
     m.add_function(wrap_pyfunction!(decode::decode_with_encoding, m)?)?;
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_many, m)?)?;
