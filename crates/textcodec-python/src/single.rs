@@ -122,19 +122,22 @@ impl Unit for u16 {
 fn write<U: Unit>(t: &[u16; 256], src: &[u8], dst: &mut [U]) -> u16 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut or = 0u16;
-    let (words, tail) = src.as_chunks::<8>();
-    let (outs, out_tail) = dst.as_chunks_mut::<8>();
-    for (s, d) in words.iter().zip(outs.iter_mut()) {
-        if u64::from_le_bytes(*s) & HIGH == 0 {
-            for k in 0..8 {
+    let (blocks, tail) = src.as_chunks::<32>();
+    let (outs, out_tail) = dst.as_chunks_mut::<32>();
+    for (s, d) in blocks.iter().zip(outs.iter_mut()) {
+        let (words, _) = s.as_chunks::<8>();
+        let high = words.iter().fold(0, |a, w| a | u64::from_le_bytes(*w)) & HIGH;
+        if high == 0 {
+            // Markup and spaces: thirty-two bytes widened at once.
+            for k in 0..32 {
                 d[k] = U::from(s[k]);
             }
-        } else {
-            for k in 0..8 {
-                let u = t[usize::from(s[k])];
-                d[k] = U::of(u);
-                or |= u;
-            }
+            continue;
+        }
+        for k in 0..32 {
+            let u = t[usize::from(s[k])];
+            d[k] = U::of(u);
+            or |= u;
         }
     }
     for (d, &b) in out_tail.iter_mut().zip(tail) {
