@@ -273,7 +273,7 @@ mod tests {
                 // Runs of ASCII, sparse and dense letters.
                 data.push(match (i / 64) % 3 {
                     0 => b'a' + (x % 26) as u8,
-                    1 if x % 8 != 0 => b' ',
+                    1 if !x.is_multiple_of(8) => b' ',
                     _ => x as u8,
                 });
             }
