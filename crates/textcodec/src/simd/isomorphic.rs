@@ -241,7 +241,11 @@ mod tests {
             while v.len() < len as usize {
                 let r = crate::xorshift32(&mut x) as usize;
                 // Mostly text that converts, sometimes a piece that stops it.
-                let k = if r.is_multiple_of(16) { r / 16 % 12 } else { r / 16 % 6 };
+                let k = if r.is_multiple_of(16) {
+                    r / 16 % 12
+                } else {
+                    r / 16 % 6
+                };
                 v.extend_from_slice(pieces[k]);
             }
             cases.push(v);
