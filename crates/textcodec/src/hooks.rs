@@ -100,6 +100,22 @@ pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// "UTF-8 decode without BOM" then Infra's "isomorphic encode" (each code point as the byte of
+/// its value), over the longest prefix of `src` whose characters are all below U+0100 and fit
+/// in `dst`: how a program that keeps such text one byte per character (as Python's strings
+/// do) decodes it without a second copy. Returns (bytes read, bytes written); stops before
+/// the first character at or above U+0100 and before any malformed or incomplete sequence
+/// (which the caller then decodes otherwise). `dst` is untouched past the bytes written.
+///
+/// ```
+/// let mut buf = [0u8; 16];
+/// let (read, written) = textcodec::utf8_to_isomorphic("Größe €1".as_bytes(), &mut buf);
+/// assert_eq!((read, &buf[..written]), (8, &b"Gr\xF6\xDFe "[..]));
+/// ```
+pub fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    crate::simd::isomorphic::utf8_to_isomorphic(src, dst)
+}
+
 /// "UTF-8 decode without BOM or fail": the text if `bytes` is entirely valid UTF-8; otherwise
 /// the first malformed sequence (`written`: the valid bytes before it; `read`: through it).
 ///

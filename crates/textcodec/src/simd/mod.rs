@@ -530,6 +530,7 @@ pub(crate) mod x86;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
+pub(crate) mod isomorphic;
 pub(crate) mod latin;
 pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
