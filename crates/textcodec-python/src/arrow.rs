@@ -490,7 +490,7 @@ fn slow_part<O: OffsetSizeTrait>(
                 e
             };
             if decoding {
-                let (s, _, _) =
+                let s =
                     crate::decode::decode_any(py, encs.get(i), row, false, errors).map_err(note)?;
                 match crate::ffi::utf8_of(&s) {
                     Some(t) => bytes.extend_from_slice(t.as_bytes()),

@@ -331,7 +331,7 @@ pub(crate) fn decode_many<'py>(
         for (i, s) in rows.slices.iter().enumerate() {
             let r = crate::decode::decode_any(py, encs.get(i), s.get(), false, errors)
                 .map_err(|e| add_row_note(py, e, i))?;
-            out.push(r.0);
+            out.push(r);
         }
         return Ok(PyList::new(py, out)?.into_any());
     }
