@@ -145,19 +145,32 @@ fn decode_part<O: OffsetSizeTrait>(
     fatal: bool,
 ) -> Part {
     // Room for about twice the input up front (UTF-8 of CJK text is 1.5 times its legacy
-    // bytes), so that the buffer seldom moves; each row gets the worst case for it, zeroed,
-    // and keeps what it wrote.
+    // bytes), zeroed once, so that the buffer seldom moves; each row is given the worst case
+    // for it from that room (grown, and zeroed, only when it is short) and keeps what it wrote.
     let input: usize = range
         .clone()
         .map(|i| rows.get(i).map_or(0, <[u8]>::len))
         .sum();
-    let mut bytes: Vec<u8> = Vec::with_capacity(2 * input + 64);
+    let mut bytes: Vec<u8> = vec![0; 2 * input + 64];
+    let mut used = 0;
     let mut ends = Vec::with_capacity(range.len());
+    let failed = |mut bytes: Vec<u8>, used, ends, i| {
+        bytes.truncate(used);
+        Part {
+            bytes,
+            ends,
+            failed: Some(i),
+        }
+    };
     for i in range {
         if let Some(row) = rows.get(i) {
             let enc = encs.get(i);
             if batch::ascii_passthrough(enc, row) {
-                bytes.extend_from_slice(row);
+                if bytes.len() < used + row.len() {
+                    bytes.resize((used + row.len()).max(2 * bytes.len()), 0);
+                }
+                bytes[used..used + row.len()].copy_from_slice(row);
+                used += row.len();
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {
                     error_mode: if fatal {
@@ -168,29 +181,20 @@ fn decode_part<O: OffsetSizeTrait>(
                     bom: BomHandling::Sniff,
                 });
                 let Some(max) = dec.max_utf8_buffer_length(row.len()) else {
-                    return Part {
-                        bytes,
-                        ends,
-                        failed: Some(i),
-                    };
+                    return failed(bytes, used, ends, i);
                 };
-                let used = bytes.len();
-                bytes.resize(used + max, 0);
-                match dec.decode_to_utf8(row, &mut bytes[used..], true) {
-                    Ok(p) => bytes.truncate(used + p.written),
-                    Err(_) => {
-                        bytes.truncate(used);
-                        return Part {
-                            bytes,
-                            ends,
-                            failed: Some(i),
-                        };
-                    }
+                if bytes.len() < used + max {
+                    bytes.resize((used + max).max(2 * bytes.len()), 0);
+                }
+                match dec.decode_to_utf8(row, &mut bytes[used..used + max], true) {
+                    Ok(p) => used += p.written,
+                    Err(_) => return failed(bytes, used, ends, i),
                 }
             }
         }
-        ends.push(bytes.len());
+        ends.push(used);
     }
+    bytes.truncate(used);
     Part {
         bytes,
         ends,
