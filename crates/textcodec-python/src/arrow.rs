@@ -256,21 +256,15 @@ fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buff
         offsets.extend(p.ends.iter().map(|&e| O::usize_as(base + e)));
         base += p.bytes.len();
     }
-    let values = if parts.len() == 1 {
-        Buffer::from_vec(
-            parts
-                .into_iter()
-                .next()
-                .map(|p| p.bytes)
-                .unwrap_or_default(),
-        )
-    } else {
-        let mut v = Vec::with_capacity(total);
-        for p in parts {
-            v.extend_from_slice(&p.bytes);
-        }
-        Buffer::from_vec(v)
-    };
+    // The first part's buffer grows to hold the others (a large buffer is moved by
+    // `mremap`, not copied): only the other parts are copied.
+    let mut parts = parts.into_iter();
+    let mut v = parts.next().map(|p| p.bytes).unwrap_or_default();
+    v.reserve_exact(total - v.len());
+    for p in parts {
+        v.extend_from_slice(&p.bytes);
+    }
+    let values = Buffer::from_vec(v);
     // Offsets made from increasing ends, starting at 0.
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), values))
 }
@@ -432,7 +426,7 @@ fn one_array<'py>(
             } else {
                 parts
             };
-            let (offsets, values) = join::<$o>(parts)?;
+            let (offsets, values) = py.detach(|| join::<$o>(parts))?;
             let nulls = out_nulls(rows.nulls);
             let dt = match (decoding, large) {
                 (true, false) => DataType::Utf8,
