@@ -18,21 +18,21 @@ use crate::ffi::{self, Building, Units};
 use crate::text::Class;
 
 /// One encoding's decoder, byte by byte.
-struct Table {
-    units: [u16; 256],
+pub(crate) struct Table {
+    pub(crate) units: [u16; 256],
     /// The bytes the decoder reports as errors (U+FFFD).
-    unmapped: [bool; 256],
-    any_unmapped: bool,
+    pub(crate) unmapped: [bool; 256],
+    pub(crate) any_unmapped: bool,
     /// Most of the bytes 80..FF decode below U+0100: try a 1-byte string first.
-    latin: bool,
+    pub(crate) latin: bool,
     /// The letters of a script other than Latin, not in runs of bytes that decode to
     /// consecutive code points (KOI8-R's Cyrillic, windows-1256's Arabic): the core's decoder,
     /// which converts such runs sixteen bytes at a time, looks these letters up one by one
     /// in dense text, and [`write`] does it in fewer instructions.
-    scattered: bool,
+    pub(crate) scattered: bool,
 }
 
-fn table(enc: &'static Encoding) -> Option<&'static Table> {
+pub(crate) fn table(enc: &'static Encoding) -> Option<&'static Table> {
     static TABLES: OnceLock<Vec<(&'static Encoding, Table)>> = OnceLock::new();
     let all = TABLES.get_or_init(|| {
         Encoding::all()
@@ -99,7 +99,7 @@ fn build(enc: &'static Encoding) -> Table {
 }
 
 /// A place of a string: one byte (code points below U+0100) or two.
-trait Unit: Copy + From<u8> {
+pub(crate) trait Unit: Copy + From<u8> {
     fn of(u: u16) -> Self;
 }
 
@@ -119,7 +119,7 @@ impl Unit for u16 {
 
 /// Writes the code points of `src` into `dst` (as long) in units of `U` (truncated to them);
 /// returns the OR of the code points written (at or above U+0100 when a byte needed two).
-fn write<U: Unit>(t: &[u16; 256], src: &[u8], dst: &mut [U]) -> u16 {
+pub(crate) fn write<U: Unit>(t: &[u16; 256], src: &[u8], dst: &mut [U]) -> u16 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut or = 0u16;
     let (blocks, tail) = src.as_chunks::<32>();
@@ -150,7 +150,7 @@ fn write<U: Unit>(t: &[u16; 256], src: &[u8], dst: &mut [U]) -> u16 {
 
 /// Writes the code points of `src` into `dst` (as long) as bytes, if all are below U+0100
 /// (else stops at the first word of eight bytes with one that is not).
-fn write_latin1(t: &[u16; 256], src: &[u8], dst: &mut [u8]) -> bool {
+pub(crate) fn write_latin1(t: &[u16; 256], src: &[u8], dst: &mut [u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let (words, tail) = src.as_chunks::<8>();
     let (outs, out_tail) = dst.as_chunks_mut::<8>();

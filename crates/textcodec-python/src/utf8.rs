@@ -39,7 +39,7 @@ pub(crate) fn ascii_len(data: &[u8]) -> usize {
 /// The number of bytes of `data` that are not continuation bytes (its characters if it is
 /// valid UTF-8), and whether a byte is at or above 0xF0 (a character above U+FFFF, or an
 /// error).
-fn census(data: &[u8]) -> (usize, bool) {
+pub(crate) fn census(data: &[u8]) -> (usize, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const LOW16: u64 = 0x00FF_00FF_00FF_00FF;
     // Eight bytes at a time: bit 7 of each byte of `x & !(x << 1)` is set for 10xxxxxx, of
