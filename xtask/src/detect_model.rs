@@ -79,7 +79,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     ("KOI8-U", &["uk", "ru"]),
     ("ISO-8859-5", &["ru", "bg", "mk", "sr", "be"]),
     ("IBM866", &["ru", "uk", "be"]),
-    ("x-mac-cyrillic", &["ru", "uk", "bg"]),
+    ("x-mac-cyrillic", &["ru", "uk", "bg", "mk"]),
     ("windows-1253", &["el"]),
     ("ISO-8859-7", &["el"]),
     ("windows-1255", &["he"]),

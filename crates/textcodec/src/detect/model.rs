@@ -48,10 +48,10 @@ pub(crate) struct SingleByteCandidate {
 }
 
 /// The number of (single-byte encoding, language) candidates.
-pub(crate) const SINGLE_BYTE_COUNT: usize = 102;
+pub(crate) const SINGLE_BYTE_COUNT: usize = 103;
 
 /// Every (single-byte encoding, language) candidate.
-pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 102] = [
+pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 103] = [
     SingleByteCandidate { encoding: 21, language: 0, classes: 34, map: 0, case: 0, bigrams: 0, prior: 0 }, // windows-1252 en
     SingleByteCandidate { encoding: 21, language: 1, classes: 39, map: 1, case: 0, bigrams: 1156, prior: 3 }, // windows-1252 de
     SingleByteCandidate { encoding: 21, language: 2, classes: 47, map: 2, case: 0, bigrams: 2677, prior: 3 }, // windows-1252 fr
@@ -146,18 +146,19 @@ pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 102] = [
     SingleByteCandidate { encoding: 28, language: 32, classes: 42, map: 91, case: 20, bigrams: 70773, prior: 11 }, // x-mac-cyrillic ru
     SingleByteCandidate { encoding: 28, language: 33, classes: 44, map: 92, case: 20, bigrams: 72537, prior: 16 }, // x-mac-cyrillic uk
     SingleByteCandidate { encoding: 28, language: 34, classes: 41, map: 93, case: 20, bigrams: 74473, prior: 18 }, // x-mac-cyrillic bg
-    SingleByteCandidate { encoding: 22, language: 38, classes: 44, map: 94, case: 21, bigrams: 81288, prior: 9 }, // windows-1253 el
-    SingleByteCandidate { encoding: 7, language: 38, classes: 44, map: 95, case: 22, bigrams: 81288, prior: 11 }, // ISO-8859-7 el
-    SingleByteCandidate { encoding: 24, language: 39, classes: 36, map: 96, case: 23, bigrams: 83224, prior: 10 }, // windows-1255 he
-    SingleByteCandidate { encoding: 8, language: 39, classes: 36, map: 97, case: 24, bigrams: 83224, prior: 12 }, // ISO-8859-8 he
-    SingleByteCandidate { encoding: 25, language: 40, classes: 45, map: 98, case: 25, bigrams: 84520, prior: 7 }, // windows-1256 ar
-    SingleByteCandidate { encoding: 25, language: 41, classes: 50, map: 99, case: 25, bigrams: 86545, prior: 7 }, // windows-1256 fa
-    SingleByteCandidate { encoding: 25, language: 42, classes: 57, map: 100, case: 25, bigrams: 89045, prior: 12 }, // windows-1256 ur
-    SingleByteCandidate { encoding: 6, language: 40, classes: 45, map: 101, case: 26, bigrams: 84520, prior: 12 }, // ISO-8859-6 ar
+    SingleByteCandidate { encoding: 28, language: 35, classes: 43, map: 94, case: 20, bigrams: 76154, prior: 22 }, // x-mac-cyrillic mk
+    SingleByteCandidate { encoding: 22, language: 38, classes: 44, map: 95, case: 21, bigrams: 81288, prior: 9 }, // windows-1253 el
+    SingleByteCandidate { encoding: 7, language: 38, classes: 44, map: 96, case: 22, bigrams: 81288, prior: 11 }, // ISO-8859-7 el
+    SingleByteCandidate { encoding: 24, language: 39, classes: 36, map: 97, case: 23, bigrams: 83224, prior: 10 }, // windows-1255 he
+    SingleByteCandidate { encoding: 8, language: 39, classes: 36, map: 98, case: 24, bigrams: 83224, prior: 12 }, // ISO-8859-8 he
+    SingleByteCandidate { encoding: 25, language: 40, classes: 45, map: 99, case: 25, bigrams: 84520, prior: 7 }, // windows-1256 ar
+    SingleByteCandidate { encoding: 25, language: 41, classes: 50, map: 100, case: 25, bigrams: 86545, prior: 7 }, // windows-1256 fa
+    SingleByteCandidate { encoding: 25, language: 42, classes: 57, map: 101, case: 25, bigrams: 89045, prior: 12 }, // windows-1256 ur
+    SingleByteCandidate { encoding: 6, language: 40, classes: 45, map: 102, case: 26, bigrams: 84520, prior: 12 }, // ISO-8859-6 ar
 ];
 
 /// Byte-to-class maps, one per candidate (255: the byte is impossible).
-pub(crate) static CLASS_MAPS: [[u8; 256]; 102] = [
+pub(crate) static CLASS_MAPS: [[u8; 256]; 103] = [
     [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1379,6 +1380,19 @@ pub(crate) static CLASS_MAPS: [[u8; 256]; 102] = [
         38, 38, 38, 38, 38, 38, 38, 34, 36, 36, 0, 38, 38, 38, 38, 38, 36, 36, 34, 36, 35, 40, 38, 34,
         38, 38, 38, 38, 37, 38, 38, 31, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
         18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 38, 29, 38, 30, 36,
+    ],
+    [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+        0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 40, 12, 13, 14, 15, 16, 17,
+        18, 19, 20, 21, 22, 23, 24, 25, 26, 40, 40, 40, 40, 40, 40, 40, 40, 37, 40, 39, 39, 39, 40, 40,
+        39, 39, 39, 40, 40, 40, 28, 28, 40, 39, 40, 40, 40, 37, 40, 30, 40, 40, 40, 40, 31, 31, 32, 32,
+        30, 29, 40, 40, 40, 40, 40, 36, 38, 38, 0, 40, 40, 33, 33, 29, 38, 38, 36, 38, 37, 42, 40, 36,
+        40, 40, 35, 35, 39, 40, 40, 40, 3, 4, 5, 6, 7, 8, 9, 10, 11, 40, 12, 13, 14, 15, 16, 17,
+        18, 19, 20, 21, 22, 23, 24, 25, 26, 40, 40, 40, 40, 40, 40, 38,
     ],
     [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
