@@ -20,7 +20,9 @@ words the boundary is a space, which is what running text has in these languages
 from punctuation. For Chinese, Japanese and Korean the files hold character unigram
 frequencies (the CJK model scores characters one by one).
 
-Output: one file per language, `<lang>.tsv`, lines `<two characters>\\t<count>` (bigrams) or
+Output: one file per language, `<lang>.tsv`, lines `<two characters>\\t<count>` (bigrams;
+and `<space><letter>'\\t<count>`, an ASCII letter beginning a word and followed by an
+apostrophe) or
 `<character>\\t<count>` (CJK unigrams), counts in parts per 10^9 of the language's
 characters, sorted by descending count, entries under 1 part per 10^9 dropped.
 """
@@ -99,16 +101,42 @@ def restore_casefolding(lang):
     return None
 
 
-def bigrams(freqs, transform=None):
+# Elided words that wordfreq's tokenizer splits off the next word (l'heure -> "l", "heure"
+# in French, Catalan and Italian): in text each is followed by an apostrophe and a word that
+# begins with a vowel or h, not by a space.
+ELIDED = {
+    "fr": ["l", "d", "j", "m", "n", "s", "t", "c", "qu"],
+    "ca": ["l", "d", "m", "n", "s", "t"],
+    "it": ["l", "d", "c", "m", "n", "s", "t"],
+}
+
+
+def bigrams(freqs, transform=None, elided=()):
+    """The character bigrams of " w " for each word w, and the count of each word-initial
+    letter x followed by an apostrophe (the key " x'": l'ànima, d'aquest, I'm), which tells
+    an elision from an apostrophe within a word (a bigram cannot)."""
     counts = Counter()
+    freqs = [(w, f) for w, f in freqs if usable(w)]
+    # What follows an elided word: the first letters of the words that begin with a vowel
+    # or h, as often as those words are.
+    starts = Counter()
     for word, f in freqs:
-        if not usable(word):
-            continue
+        if word not in elided and word[0] in "aeiouhàáâèéêìíîòóôùúûœ":
+            starts[word[0]] += f
+    total_starts = sum(starts.values())
+    for word, f in freqs:
         if transform:
             word = transform(word)
-        s = " " + word + " "
+        if word in elided and total_starts:
+            s = " " + word + "'"
+            for x, g in starts.items():
+                counts["'" + x] += f * g / total_starts
+        else:
+            s = " " + word + " "
         for a, b in zip(s, s[1:]):
             counts[a + b] += f
+        if s[1].isascii() and s[1].isalpha() and s[2] == "'":
+            counts[s[:3]] += f
     return counts
 
 
@@ -124,7 +152,9 @@ def unigrams(freqs, transform=None):
 
 
 def write(lang, counts, source):
-    total = sum(counts.values())
+    # Parts of the characters: the word-initial apostrophe counts (three-character keys) are
+    # a part of the bigrams they are in, not more characters.
+    total = sum(v for k, v in counts.items() if len(k) <= 2)
     rows = [(k, round(v / total * 1e9)) for k, v in counts.items()]
     rows = [(k, v) for k, v in rows if v >= 1]
     rows.sort(key=lambda kv: (-kv[1], kv[0]))
@@ -146,7 +176,8 @@ def main():
     for lang in ALPHABETIC:
         freqs = wordfreq.get_frequency_dict(lang, wordlist="best").items()
         transform = to_windows_1258_form if lang == "vi" else restore_casefolding(lang)
-        write(lang, bigrams(freqs, transform), f"{src}, language {lang}, character bigrams")
+        counts = bigrams(freqs, transform, ELIDED.get(lang, ()))
+        write(lang, counts, f"{src}, language {lang}, character bigrams")
     for lang in CJK:
         freqs = wordfreq.get_frequency_dict(lang, wordlist="best").items()
         write(lang, unigrams(freqs), f"{src}, language {lang}, characters")

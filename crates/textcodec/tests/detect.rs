@@ -124,6 +124,14 @@ fn any_split_gives_the_same_candidates() {
             encode(cut(&corpus("th.txt"), 3000), textcodec::WINDOWS_874),
             "th",
         ),
+        (
+            // Elisions with the typographic apostrophe (l’, d’) at every chunk edge.
+            encode(
+                &cut(&corpus("fr.txt"), 3000).replace('\'', "\u{2019}"),
+                textcodec::WINDOWS_1252,
+            ),
+            "fr elisions",
+        ),
         (corpus("el.txt").as_bytes()[..3001].to_vec(), "el utf-8 cut"),
         (corpus("de.html").as_bytes()[..20000].to_vec(), "de html"),
     ];
@@ -353,6 +361,16 @@ fn a_single_non_ascii_word_in_each_script() {
         );
         let bytes = encode(&page, truth);
         assert_detects(&bytes, truth, None, word);
+    }
+}
+
+#[test]
+fn an_elision_is_an_apostrophe_not_a_letter() {
+    // windows-1252's ’ (0x92) is macintosh's í: "d’aquest" is not "díaquest". The apostrophe
+    // right after a word's first letter is costed as an elision, by the letter.
+    for text in ["Parlem d\u{2019}aquest tema", "Il parle d\u{2019}abord"] {
+        let bytes = encode(text, textcodec::WINDOWS_1252);
+        assert_detects(&bytes, textcodec::WINDOWS_1252, None, text);
     }
 }
 

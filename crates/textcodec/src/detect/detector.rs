@@ -478,6 +478,8 @@ pub struct Detector {
     utf8: Utf8,
     /// The previous byte (a space before the first one).
     prev: u8,
+    /// The byte before it, as of the end of the last chunk (a space before the first one).
+    prev2: u8,
     /// ASCII bytes since the last non-ASCII one (up to `GAP_CAP`), and the sum of those
     /// counts at each non-ASCII byte.
     gap: u64,
@@ -555,6 +557,7 @@ impl Detector {
                 upper: 0xBF,
             },
             prev: b' ',
+            prev2: b' ',
             gap: 0,
             gap_sum: 0,
             gap_sum_non_latin: 0,
@@ -573,6 +576,8 @@ impl Detector {
     /// assert!(d.feed(b"caf\xe9", true));
     /// ```
     pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
+        // The byte before this chunk (the one before it is `prev2`).
+        let chunk_prev = self.prev;
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -606,9 +611,34 @@ impl Detector {
                     continue;
                 }
             }
+            let prev = self.prev;
             self.step(b);
+            // An ASCII letter that begins a word (after an ASCII non-letter, the same in every
+            // candidate): an apostrophe after it is an elision (l’homme, d’aquest, I’m), which
+            // the Latin-script languages cost by the letter.
+            if b >= 0x80
+                && model::APOSTROPHE_BYTES[usize::from(b >> 6) & 1] & (1 << (b & 63)) != 0
+                && prev.is_ascii_alphabetic()
+            {
+                let before = match i {
+                    0 => self.prev2,
+                    1 => chunk_prev,
+                    _ => bytes[i - 2],
+                };
+                if before < 0x80 && !before.is_ascii_alphabetic() {
+                    self.rescore_initial_apostrophe(prev, b);
+                }
+            }
+            if b >= 0x80 && self.non_ascii.is_multiple_of(PRUNE_EVERY) {
+                self.prune();
+            }
             i += 1;
         }
+        self.prev2 = match bytes.len() {
+            0 => self.prev2,
+            1 => chunk_prev,
+            n => bytes[n - 2],
+        };
         if last {
             // The end of the text is a boundary, as a space; a character cut short by the end
             // is an error ("end-of-queue" inside a sequence).
@@ -671,9 +701,6 @@ impl Detector {
             self.gap = 0;
             self.non_ascii += 1;
             self.seen[usize::from(b >> 6) & 1] |= 1 << (b & 63);
-            if self.non_ascii.is_multiple_of(PRUNE_EVERY) {
-                self.prune();
-            }
         }
     }
 
@@ -703,6 +730,28 @@ impl Detector {
             kept += 1;
         }
         self.live_len = kept;
+    }
+
+    /// Gives the candidates that read `b` as the apostrophe after the first letter of a word,
+    /// `prev`, its cost there in place of the bigram's.
+    #[cold]
+    #[inline(never)]
+    fn rescore_initial_apostrophe(&mut self, prev: u8, b: u8) {
+        self.work += self.live_len as u64;
+        let letter = usize::from(prev.to_ascii_lowercase() - b'a');
+        for j in 0..self.live_len {
+            let k = self.live[j] as usize;
+            let c = &SINGLE_BYTE[k];
+            let n = c.classes as usize;
+            let map = &model::CLASS_MAPS[c.map as usize];
+            let (cp, cc) = (map[prev as usize], map[b as usize]);
+            // The apostrophe is each language's last class.
+            if c.language < model::LATIN_LANGUAGES && cc as usize == n - 1 {
+                let bigram = model::BIGRAMS[c.bigrams as usize + cp as usize * n + cc as usize];
+                let initial = model::INITIAL_APOSTROPHE[c.language as usize * 26 + letter];
+                self.single[k] = self.single[k] - Cost::from(bigram) + Cost::from(initial);
+            }
+        }
     }
 
     /// A single-byte candidate's cost with its prior and its language's gap cost.
