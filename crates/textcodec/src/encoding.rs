@@ -1,28 +1,10 @@
 //! The registry: the 40 encodings of the spec as statics, their names and labels,
 //! "get an encoding", "get an output encoding" and "BOM sniff".
 
+use crate::codecs::Kind;
 use crate::decoder::{BomHandling, Decoder, DecoderOptions};
 use crate::encoder::{Encoder, EncoderErrorMode};
 use crate::tables::labels::{LABELS, LONGEST_LABEL, NAMES, SORTED_LABELS};
-
-/// Which decoder and encoder an encoding uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Utf8,
-    /// A single-byte encoding: its position among the 28 in the spec's order.
-    SingleByte(u8),
-    Gbk,
-    Gb18030,
-    Big5,
-    EucJp,
-    Iso2022Jp,
-    ShiftJis,
-    EucKr,
-    Replacement,
-    Utf16Be,
-    Utf16Le,
-    XUserDefined,
-}
 
 /// An encoding of the Encoding Standard. There is one static instance per encoding; use
 /// `&'static Encoding` and compare with `==`.

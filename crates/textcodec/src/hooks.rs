@@ -5,9 +5,10 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions, Status};
+use crate::decoder::{BomHandling, DecodeError, DecoderErrorMode, DecoderOptions};
 use crate::encoder::{EncodeError, EncoderErrorMode};
 use crate::encoding::Encoding;
+use crate::status::Status;
 use crate::{ISO_2022_JP, UTF_8};
 
 /// Decodes all of `bytes` with `encoding`'s decoder in replacement mode, after `skip` bytes.
@@ -113,7 +114,7 @@ pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!((read, &buf[..written]), (8, &b"Gr\xF6\xDFe "[..]));
 /// ```
 pub fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
-    crate::simd::isomorphic::utf8_to_isomorphic(src, dst)
+    crate::simd::utf8_to_isomorphic(src, dst)
 }
 
 /// "UTF-8 decode without BOM or fail": the text if `bytes` is entirely valid UTF-8; otherwise

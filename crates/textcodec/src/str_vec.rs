@@ -9,8 +9,9 @@
 
 use alloc::vec::Vec;
 
-use crate::decoder::{Decoder, DecoderErrorMode, Status};
+use crate::decoder::{Decoder, DecoderErrorMode};
 use crate::encoder::{Encoder, EncoderErrorMode};
+use crate::status::Status;
 
 /// What stopped a streaming call, in encoding_rs's name: [`Status`] itself, whose two variants
 /// are those of encoding_rs's `CoderResult` (`InputEmpty`, `OutputFull`) with the same meaning.

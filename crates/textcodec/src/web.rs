@@ -3,8 +3,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::decoder::{BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Status};
-use crate::encoding::{Encoding, Kind};
+use crate::codecs::Kind;
+use crate::decoder::{BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions};
+use crate::encoding::Encoding;
+use crate::status::Status;
 use crate::{REPLACEMENT, UTF_8};
 
 /// The options of [`TextDecoder::new`] (the `TextDecoderOptions` dictionary).

@@ -14,25 +14,13 @@ use std::borrow::Cow;
 use textcodec::dispatch::{detected_level, level, set_level, Level};
 use textcodec::{CoderResult, DecoderErrorMode, Encoding, Status};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/corpus/wikipedia/");
+mod support;
+use support::Rng;
 
 /// encoding_rs's encoding of the same name.
 fn er(enc: &'static Encoding) -> &'static encoding_rs::Encoding {
     // An encoding's name, ASCII-lowercased, is one of its labels.
     encoding_rs::Encoding::for_label(enc.name().to_ascii_lowercase().as_bytes()).unwrap()
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// The corpus text in the language that suits `enc` (or English).
@@ -55,7 +43,7 @@ fn corpus_text(enc: &'static Encoding) -> String {
         "UTF-8" | "UTF-16LE" | "UTF-16BE" => "th",
         _ => "en",
     };
-    let text = std::fs::read_to_string(format!("{CORPUS}{lang}.txt")).unwrap();
+    let text = support::corpus_text(lang);
     let mut end = text.len().min(40_000);
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -351,7 +339,7 @@ fn chunk_ends(rng: &mut Rng, len: usize) -> Vec<usize> {
 fn corpus(enc: &'static Encoding) {
     let text = corpus_text(enc);
     let bytes = legacy_bytes(enc, &text);
-    let mut rng = Rng(0x1234_5678 ^ enc.name().len() as u64);
+    let mut rng = Rng::new(0x1234_5678 ^ enc.name().len() as u64);
     let mut inputs = vec![bytes.clone()];
     for bom in [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"] {
         let mut with = bom.to_vec();
@@ -362,7 +350,7 @@ fn corpus(enc: &'static Encoding) {
     for _ in 0..damaged.len() / 200 + 1 {
         if !damaged.is_empty() {
             let at = rng.below(damaged.len());
-            damaged[at] = rng.next() as u8;
+            damaged[at] = rng.byte();
         }
     }
     inputs.push(damaged);
@@ -619,7 +607,7 @@ fn valid_up_to_at_every_level() {
     }
     let mut text = Vec::new();
     for lang in ["ja", "ru", "en", "th", "fr"] {
-        text.extend_from_slice(&std::fs::read(format!("{CORPUS}{lang}.txt")).unwrap()[..5000]);
+        text.extend_from_slice(&support::corpus_text(lang).as_bytes()[..5000]);
     }
     let before = level();
     for l in levels() {

@@ -180,15 +180,10 @@ macro_rules! ported {
 ported!(with_encoding_rs, encoding_rs, encoding_rs_io);
 ported!(with_textcodec, textcodec, textcodec::io);
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/corpus/wikipedia/");
+mod support;
 
 fn corpus(lang: &str) -> String {
-    let text = std::fs::read_to_string(format!("{CORPUS}{lang}.txt")).unwrap();
-    let mut end = text.len().min(8000);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_string()
+    support::prefix(&support::corpus_text(lang), 8000).to_string()
 }
 
 /// Byte inputs: text in several encodings, with BOMs, damaged, and short oddities.

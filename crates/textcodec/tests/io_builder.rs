@@ -6,6 +6,8 @@
 //! time, into caller buffers of several sizes. The one place they part is named and tested on
 //! its own (`a_two_byte_stream_that_is_a_utf16_bom`).
 
+mod support;
+
 use std::io::{self, Read};
 
 use textcodec::io::DecodeReaderBuilder;
@@ -174,13 +176,8 @@ fn short_streams() {
 
 #[test]
 fn text_in_each_encoding_with_and_without_boms() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/corpus/wikipedia/");
-    let text = std::fs::read_to_string(format!("{dir}ja.txt")).unwrap();
-    let mut end = 6000;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let text = &text[..end];
+    let text = support::prefix(&support::corpus_text("ja"), 6000).to_string();
+    let text = text.as_str();
     let utf16le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
     let utf16be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
     let sjis = encoding_rs::SHIFT_JIS.encode(text).0.into_owned();

@@ -1,10 +1,9 @@
 //! Big5 ("Big5 decoder", "Big5 encoder").
 
-use super::gb18030::{
-    encode_fast, run_out, utf8_pair_entry, FastPath, Out, Utf16In, Utf8In, Utf8Pairs,
-};
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::driver::{EncStep, EncodeHandler};
+use super::handles::Sink;
+use super::multibyte::{encode_fast, run_out, utf8_pair_entry, FastPath, PairSink, Utf8Pairs};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
 
 /// The pointer of the decoder's steps 3.3 to 3.5: `None` unless `byte` is in the range 0x40 to
@@ -153,7 +152,7 @@ struct Big5Fast;
 
 impl FastPath for Big5Fast {
     #[inline(always)]
-    fn run<O: Out>(src: &[u8], out: &mut O) -> usize {
+    fn run<O: PairSink>(src: &[u8], out: &mut O) -> usize {
         let len = src.len();
         let mut i = 0;
         while i < len {
@@ -288,12 +287,12 @@ impl EncodeHandler for Big5Encoder {
 
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, Utf8In(src.as_bytes()), dst)
+        encode_fast(self, src, dst)
     }
 
     #[inline(always)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, Utf16In(src), dst)
+        encode_fast(self, src, dst)
     }
 }
 
@@ -303,12 +302,12 @@ mod tests {
 
     #[test]
     fn utf8_run_matches_the_handler() {
-        super::super::gb18030::check_utf8_run::<Big5Decoder>(&PAIRS_UTF8);
+        super::super::multibyte::check_utf8_run::<Big5Decoder>(&PAIRS_UTF8);
     }
 
     #[test]
     fn table_assumptions_of_the_fast_path() {
-        // No step 3.6 pointer has an index entry; `Out::push_bmp` is for non-ASCII only.
+        // No step 3.6 pointer has an index entry; `Sink::push_bmp` is for non-ASCII only.
         for p in [1133, 1135, 1164, 1166] {
             assert_eq!(BIG5_DECODE[p], 0);
         }

@@ -1,10 +1,10 @@
 //! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
-use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
-use super::gb18030::{utf8_pair_entry, utf8_run, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::handles::Sink;
+use super::multibyte::{run_multi, utf8_pair_entry, utf8_run, MapEncoder, Mapped, Utf8Pairs};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
+use crate::tables::index_code_point;
 
 /// The EUC-KR decoder's state: "EUC-KR leading".
 #[derive(Clone, Copy, Debug, Default)]
@@ -156,29 +156,12 @@ fn euc_kr_map(code_point: u32) -> Mapped {
     Mapped::two((pointer / 190 + 0x81) as u8, (pointer % 190 + 0x41) as u8)
 }
 
-impl EncodeHandler for EucKrEncoder {
-    // "EUC-KR encoder" handler (step 1, end-of-queue, is the default `end`).
-    #[inline]
-    fn handle(&mut self, code_point: u32) -> EncStep {
-        // 2. ASCII code point -> byte.
-        if code_point < 0x80 {
-            return EncStep::one(code_point as u8);
-        }
-        euc_kr_map(code_point).step(code_point)
-    }
-
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
+// "EUC-KR encoder" handler: step 1 (end-of-queue) and step 2 (ASCII) are those of every
+// [`MapEncoder`]; the rest is [`euc_kr_map`].
+impl MapEncoder for EucKrEncoder {
     #[inline(always)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        run_utf8_with(src, dst, euc_kr_map)
-    }
-
-    #[inline(always)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        run_utf16_with(src, dst, euc_kr_map)
+    fn map(code_point: u32) -> Mapped {
+        euc_kr_map(code_point)
     }
 }
 
@@ -188,6 +171,6 @@ mod tests {
 
     #[test]
     fn utf8_run_matches_the_handler() {
-        super::super::gb18030::check_utf8_run::<EucKrDecoder>(&PAIRS_UTF8);
+        super::super::multibyte::check_utf8_run::<EucKrDecoder>(&PAIRS_UTF8);
     }
 }

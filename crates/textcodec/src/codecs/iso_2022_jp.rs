@@ -1,8 +1,9 @@
 //! ISO-2022-JP ("ISO-2022-JP decoder", "ISO-2022-JP encoder").
 
-use super::euc_jp::index_code_point;
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::driver::{EncStep, EncodeHandler};
+use super::handles::Sink;
+use crate::tables::index_code_point;
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 

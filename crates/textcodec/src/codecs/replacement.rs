@@ -1,7 +1,7 @@
 //! The replacement encoding's decoder ("replacement decoder"). It has no encoder: its output
 //! encoding is UTF-8.
 
-use crate::decoder::{DecodeHandler, Step};
+use super::driver::{DecodeHandler, Step};
 
 /// "replacement error returned".
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,9 +1,12 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
-use super::euc_jp::{index_code_point, run_multi, run_utf16_with, run_utf8_with, Mapped};
-use super::gb18030::{utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, Utf16Pairs, Utf8Pairs};
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::handles::Sink;
+use super::multibyte::{
+    run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, MapEncoder, Mapped, Utf16Pairs,
+    Utf8Pairs,
+};
+use crate::tables::index_code_point;
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
 
 /// The Shift_JIS decoder's state: "Shift_JIS leading".
@@ -256,29 +259,12 @@ fn shift_jis_map(code_point: u32) -> Mapped {
     Mapped::two((leading + leading_offset) as u8, (trailing + offset) as u8)
 }
 
-impl EncodeHandler for ShiftJisEncoder {
-    // "Shift_JIS encoder" handler (step 1, end-of-queue, is the default `end`).
-    #[inline]
-    fn handle(&mut self, code_point: u32) -> EncStep {
-        // 2. ASCII code point -> byte (U+0080 in `shift_jis_map`).
-        if code_point < 0x80 {
-            return EncStep::one(code_point as u8);
-        }
-        shift_jis_map(code_point).step(code_point)
-    }
-
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
+// "Shift_JIS encoder" handler: step 1 (end-of-queue) and step 2 (ASCII) are those of every
+// [`MapEncoder`]; the rest is [`shift_jis_map`].
+impl MapEncoder for ShiftJisEncoder {
     #[inline(always)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        run_utf8_with(src, dst, shift_jis_map)
-    }
-
-    #[inline(always)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        run_utf16_with(src, dst, shift_jis_map)
+    fn map(code_point: u32) -> Mapped {
+        shift_jis_map(code_point)
     }
 }
 
@@ -288,6 +274,6 @@ mod tests {
 
     #[test]
     fn utf8_run_matches_the_handler() {
-        super::super::gb18030::check_utf8_run::<ShiftJisDecoder>(&PAIRS_UTF8);
+        super::super::multibyte::check_utf8_run::<ShiftJisDecoder>(&PAIRS_UTF8);
     }
 }

@@ -5,15 +5,16 @@
 //! hot loops want: for decoding, per byte value, the UTF-8 bytes and their length packed in a
 //! `u32`, or the UTF-16 code unit; for encoding, a two-level table from code point to byte.
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::driver::{EncStep, EncodeHandler};
+use super::handles::{utf8_2, utf8_3, Sink};
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 
 const COUNT: usize = 28;
 
-/// Per byte value: its UTF-8 bytes in the low three bytes (little-endian) and their length in
-/// the high byte; 0 where the index has no code point ("error").
+/// Per byte value: its code point pre-encoded in UTF-8 ([`super::utf8_entry`]); 0 where the
+/// index has no code point ("error").
 const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
     let mut out = [0u32; 256];
     let mut b = 0;
@@ -25,15 +26,8 @@ const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
         };
         out[b] = if b >= 0x80 && cp == 0 {
             0
-        } else if cp < 0x80 {
-            cp | 1 << 24
-        } else if cp < 0x800 {
-            (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
         } else {
-            (0xE0 | cp >> 12)
-                | (0x80 | ((cp >> 6) & 0x3F)) << 8
-                | (0x80 | (cp & 0x3F)) << 16
-                | 3 << 24
+            super::utf8_entry(cp)
         };
         b += 1;
     }
@@ -348,7 +342,7 @@ fn run_utf8(
             }
             spill.cover(dst, o, o + 4);
             dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
-            o += (e >> 24) as usize;
+            o += super::utf8_entry_len(e);
             i += 1;
             continue;
         }
@@ -379,7 +373,7 @@ fn run_utf8(
                 }
                 out[w..w + 4].copy_from_slice(&e.to_le_bytes());
                 // At most 3 * 16 = 48: the mask changes nothing but bounds the offset.
-                w = (w + (e >> 24) as usize) & 63;
+                w = (w + super::utf8_entry_len(e)) & 63;
             }
             i += 16;
             o += w;
@@ -399,7 +393,7 @@ fn run_utf8(
     o += k;
     while i < src.len() {
         let e = table[src[i] as usize];
-        let len = (e >> 24) as usize;
+        let len = super::utf8_entry_len(e);
         if e == 0 || o + len > dst.len() {
             break;
         }
@@ -599,16 +593,14 @@ fn encode_one(t: &EncodeTable, src: &[u8], r: usize) -> Option<(u8, usize)> {
     let b = src[r];
     if b < 0xE0 {
         // A two-byte character: the direct table.
-        let cp = ((b as usize & 0x1F) << 6) | (src[r + 1] as usize & 0x3F);
+        let cp = utf8_2(b, src[r + 1]) as usize;
         return match t.low[cp] {
             0 => None,
             out => Some((out, 2)),
         };
     }
     if b < 0xF0 {
-        let cp = ((b as u32 & 0x0F) << 12)
-            | ((src[r + 1] as u32 & 0x3F) << 6)
-            | (src[r + 2] as u32 & 0x3F);
+        let cp = utf8_3(b, src[r + 1], src[r + 2]);
         return byte_for(t, cp).map(|out| (out, 3));
     }
     // Four-byte characters are never in a single-byte index.
@@ -640,7 +632,7 @@ fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usi
         if b < 0xE0 {
             // A two-byte character: the direct table.
             let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
-            let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
+            let cp = utf8_2(pair[0], pair[1]) as usize;
             match t.low[cp] {
                 0 => break,
                 out => {
@@ -653,12 +645,7 @@ fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usi
         }
         // A three-byte character (four-byte ones are never in a single-byte index).
         let (cp, len) = if b < 0xF0 {
-            (
-                ((b as u32 & 0x0F) << 12)
-                    | ((src[r + 1] as u32 & 0x3F) << 6)
-                    | (src[r + 2] as u32 & 0x3F),
-                3,
-            )
+            (utf8_3(b, src[r + 1], src[r + 2]), 3)
         } else {
             break;
         };
@@ -771,7 +758,7 @@ fn encode_utf8(
             let lead = win[i & 31];
             if lead < 0xE0 {
                 // A two-byte character: the direct table.
-                let cp = ((lead as usize & 0x1F) << 6) | (win[(i + 1) & 63] as usize & 0x3F);
+                let cp = utf8_2(lead, win[(i + 1) & 63]) as usize;
                 match t.low[cp] {
                     0 => {
                         (r, w) = (r + i, w + o);
@@ -956,7 +943,7 @@ mod tests {
         ];
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::simd::latin::x86k;
+            use crate::simd::x86 as x86k;
             kernels.push(("sse2", |s, d, l| Some(x86k::encode_utf8_low_sse2(s, d, l))));
             // Without AVX2 it takes SSE2.
             kernels.push(("avx2", |s, d, l| Some(x86k::encode_utf8_low_avx2(s, d, l))));
@@ -971,7 +958,7 @@ mod tests {
         for round in 0..600usize {
             let which = {
                 let enc = crate::Encoding::for_label(names[round % names.len()].as_bytes());
-                let crate::encoding::Kind::SingleByte(n) = enc.unwrap().kind else {
+                let crate::codecs::Kind::SingleByte(n) = enc.unwrap().kind else {
                     unreachable!()
                 };
                 n as usize
@@ -1058,7 +1045,7 @@ mod tests {
             "windows-1252",
         ] {
             let enc = crate::Encoding::for_label(name.as_bytes()).unwrap();
-            let crate::encoding::Kind::SingleByte(n) = enc.kind else {
+            let crate::codecs::Kind::SingleByte(n) = enc.kind else {
                 unreachable!("{name} is a single-byte encoding")
             };
             assert!(RUNS[n as usize].is_some(), "{name}");

@@ -1,7 +1,8 @@
 //! UTF-16BE and UTF-16LE decoding ("shared UTF-16 decoder"). There is no UTF-16 encoder in
 //! the spec: their output encoding is UTF-8.
 
-use crate::decoder::{DecodeHandler, Seq, Sink, Step};
+use super::driver::{DecodeHandler, Seq, Step};
+use super::handles::Sink;
 
 /// The shared UTF-16 decoder's state: "UTF-16 leading byte", "UTF-16 leading surrogate" and
 /// "is UTF-16BE decoder".

@@ -1,7 +1,8 @@
 //! x-user-defined ("x-user-defined decoder", "x-user-defined encoder").
 
-use crate::decoder::{DecodeHandler, Sink, Step};
-use crate::encoder::{EncStep, EncodeHandler};
+use super::driver::{DecodeHandler, Step};
+use super::driver::{EncStep, EncodeHandler};
+use super::handles::Sink;
 
 /// The x-user-defined decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]

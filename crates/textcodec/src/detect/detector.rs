@@ -18,7 +18,8 @@
 use alloc::vec::Vec;
 
 use super::model::{self, SINGLE_BYTE, SINGLE_BYTE_COUNT};
-use crate::encoding::{Encoding, Kind};
+use crate::codecs::Kind;
+use crate::encoding::Encoding;
 use crate::tables::single_byte::DECODE;
 use crate::*;
 

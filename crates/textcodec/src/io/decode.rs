@@ -16,7 +16,7 @@ use std::vec;
 use std::vec::Vec;
 
 /// What the driver of a [`DecodeCore`] must do after [`DecodeCore::step`].
-pub(crate) enum Step {
+pub(crate) enum CoreStep {
     /// Output may be available, or more steps are needed: look again.
     Continue,
     /// Read into [`DecodeCore::input_space`] and report with [`DecodeCore::filled`].
@@ -31,7 +31,7 @@ pub(crate) enum Step {
 pub(crate) const MAX_TAIL: usize = 8;
 
 /// Where the output of [`feed_clean`] goes.
-pub(crate) trait Out {
+pub(crate) trait FeedOut {
     /// One decoder call with `last: false`, its output appended.
     fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError>;
     /// Whether `n` more bytes fit.
@@ -61,7 +61,7 @@ pub(crate) enum Fed {
 /// bytes makes the sum of `read` the exact position in the stream, and error offsets exact,
 /// whatever the read sizes. (If no point in the tail leaves the decoder empty, which takes an
 /// odd run such as UTF-16 lone leading surrogates, the whole tail is fed.)
-pub(crate) fn feed_clean<O: Out>(decoder: &mut Decoder, src: &[u8], out: &mut O) -> Fed {
+pub(crate) fn feed_clean<O: FeedOut>(decoder: &mut Decoder, src: &[u8], out: &mut O) -> Fed {
     let split = src.len().saturating_sub(MAX_TAIL);
     let (head, tail) = src.split_at(split);
     let before = (decoder.clone(), out.len());
@@ -116,13 +116,13 @@ pub(crate) fn feed_clean<O: Out>(decoder: &mut Decoder, src: &[u8], out: &mut O)
     }
 }
 
-/// [`Out`] into a byte buffer.
+/// [`FeedOut`] into a byte buffer.
 struct SliceOut<'a> {
     buf: &'a mut [u8],
     len: &'a mut usize,
 }
 
-impl Out for SliceOut<'_> {
+impl FeedOut for SliceOut<'_> {
     fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError> {
         let r = decoder.decode_to_utf8(src, &mut self.buf[*self.len..], false);
         *self.len += match &r {
@@ -492,7 +492,7 @@ impl DecodeCore {
         }
     }
 
-    /// The free input buffer to read into after [`Step::NeedInput`].
+    /// The free input buffer to read into after [`CoreStep::NeedInput`].
     pub(crate) fn input_space(&mut self) -> &mut [u8] {
         match &mut self.sniffing {
             Some(sniffing) => sniffing.space(self.capacity),
@@ -523,16 +523,16 @@ impl DecodeCore {
     }
 
     /// Advances the state machine; only call when `!has_output()`.
-    pub(crate) fn step(&mut self) -> Step {
+    pub(crate) fn step(&mut self) -> CoreStep {
         if let Some(e) = self.pending.take() {
-            return Step::Error(e);
+            return CoreStep::Error(e);
         }
         if self.finished {
-            return Step::End;
+            return CoreStep::End;
         }
         if let Some(sniffing) = &mut self.sniffing {
             let Some(sniffed) = sniffing.decide(self.eof) else {
-                return Step::NeedInput;
+                return CoreStep::NeedInput;
             };
             // Decode what was read, and the rest, in the encoding found.
             let sniffing = self.sniffing.take().expect("a detecting reader");
@@ -549,7 +549,7 @@ impl DecodeCore {
         }
         if let Some(start) = self.start {
             if self.in_end - self.in_start < 3 && !self.eof {
-                return Step::NeedInput;
+                return CoreStep::NeedInput;
             }
             self.start = None;
             self.begin(start, None);
@@ -559,13 +559,13 @@ impl DecodeCore {
             self.input.copy_within(self.in_start..self.in_end, 0);
             self.in_end -= self.in_start;
             self.in_start = 0;
-            return Step::NeedInput;
+            return CoreStep::NeedInput;
         }
         self.out_start = 0;
         self.out_end = 0;
         if self.passthru {
             self.pass_through();
-            return Step::Continue;
+            return CoreStep::Continue;
         }
         if self.in_start == self.in_end {
             // The end of the stream.
@@ -581,7 +581,7 @@ impl DecodeCore {
                     self.malformed(e.read);
                 }
             }
-            return Step::Continue;
+            return CoreStep::Continue;
         }
         let src = &self.input[self.in_start..self.in_end];
         let fed = if self.eof {
@@ -620,7 +620,7 @@ impl DecodeCore {
             Fed::Error { read } => self.malformed(read),
         }
         self.encoding = self.decoder.encoding();
-        Step::Continue
+        CoreStep::Continue
     }
 }
 
@@ -899,10 +899,10 @@ impl<R: Read> BufRead for DecodeReader<R> {
                 return Ok(self.core.available());
             }
             match self.core.step() {
-                Step::Continue => {}
-                Step::End => return Ok(&[]),
-                Step::Error(e) => return Err(e.into()),
-                Step::NeedInput => loop {
+                CoreStep::Continue => {}
+                CoreStep::End => return Ok(&[]),
+                CoreStep::Error(e) => return Err(e.into()),
+                CoreStep::NeedInput => loop {
                     match self.inner.read(self.core.input_space()) {
                         Ok(n) => {
                             self.core.filled(n);

@@ -2,7 +2,7 @@
 
 extern crate std;
 
-use super::decode::{feed_clean, Fed, Out};
+use super::decode::{feed_clean, Fed, FeedOut};
 use super::errors::MalformedInput;
 use crate::{
     BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoder, Encoding,
@@ -158,10 +158,10 @@ pin_project_lite::pin_project! {
     }
 }
 
-/// [`Out`] into a `String`.
+/// [`FeedOut`] into a `String`.
 struct StringOut<'a>(&'a mut String);
 
-impl Out for StringOut<'_> {
+impl FeedOut for StringOut<'_> {
     fn decode(&mut self, decoder: &mut Decoder, src: &[u8]) -> Result<Progress, DecodeError> {
         decoder.decode_to_string(src, self.0, false)
     }

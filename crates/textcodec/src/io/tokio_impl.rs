@@ -2,7 +2,7 @@
 
 extern crate std;
 
-use super::decode::{DecodeCore, Step};
+use super::decode::{CoreStep, DecodeCore};
 use super::detect::DetectOptions;
 use super::encode::EncodeCore;
 use crate::detect::Sniffed;
@@ -246,10 +246,10 @@ impl<R: AsyncRead> AsyncBufRead for AsyncDecodeReader<R> {
                 return Poll::Ready(Ok(core.available()));
             }
             match core.step() {
-                Step::Continue => {}
-                Step::End => return Poll::Ready(Ok(&[])),
-                Step::Error(e) => return Poll::Ready(Err(e.into())),
-                Step::NeedInput => loop {
+                CoreStep::Continue => {}
+                CoreStep::End => return Poll::Ready(Ok(&[])),
+                CoreStep::Error(e) => return Poll::Ready(Err(e.into())),
+                CoreStep::NeedInput => loop {
                     let mut buf = ReadBuf::new(core.input_space());
                     match inner.as_mut().poll_read(cx, &mut buf) {
                         Poll::Pending => return Poll::Pending,

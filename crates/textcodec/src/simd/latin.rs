@@ -58,15 +58,14 @@ impl Latin1Set {
 pub(crate) fn narrow_latin1(src: &[u16], dst: &mut [u8], set: &Latin1Set) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match super::level() {
-            super::Level::Avx2 => super::x86::narrow_latin1_avx2(src, dst, &set.bits),
-            super::Level::Sse2 => super::x86::narrow_latin1_sse2(src, dst, set.lo, set.hi),
-            super::Level::Scalar | super::Level::Neon => narrow_latin1_scalar(src, dst, set),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => super::x86::narrow_latin1_avx2(src, dst, set),
+            Sse2 => super::x86::narrow_latin1_sse2(src, dst, set),
+            Scalar | Neon => narrow_latin1_scalar(src, dst, set),
+        }
+        _ => narrow_latin1_scalar(src, dst, set)
     }
-    narrow_latin1_scalar(src, dst, set)
 }
 
 /// The portable [`narrow_latin1`]: exact, unit by unit.
@@ -111,202 +110,15 @@ pub(crate) fn encode_utf8_low(
     dst: &mut [u8],
     low: &[u8; 0x800],
 ) -> Option<(usize, usize)> {
-    #[cfg(target_arch = "x86_64")]
-    match super::level() {
-        super::Level::Avx2 => return Some(x86k::encode_utf8_low_avx2(src, dst, low)),
-        super::Level::Sse2 => return Some(x86k::encode_utf8_low_sse2(src, dst, low)),
-        _ => {}
-    }
-    let _ = (src, dst, low);
-    None
-}
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86k {
-    use core::arch::x86_64::*;
-
-    /// [`super::encode_utf8_low`] with AVX2 (falls back to SSE2 without it).
-    #[inline]
-    pub(crate) fn encode_utf8_low_avx2(
-        src: &[u8],
-        dst: &mut [u8],
-        low: &[u8; 0x800],
-    ) -> (usize, usize) {
-        if crate::simd::detected_level() < crate::simd::Level::Avx2 {
-            return encode_utf8_low_sse2(src, dst, low);
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => Some(super::x86::encode_utf8_low_avx2(src, dst, low)),
+            Sse2 => Some(super::x86::encode_utf8_low_sse2(src, dst, low)),
         }
-        // SAFETY: AVX2 is present (checked above).
-        unsafe { avx2_impl(src, dst, low) }
-    }
-
-    /// [`super::encode_utf8_low`] with SSE2 (baseline).
-    #[inline]
-    pub(crate) fn encode_utf8_low_sse2(
-        src: &[u8],
-        dst: &mut [u8],
-        low: &[u8; 0x800],
-    ) -> (usize, usize) {
-        // SAFETY: SSE2 is baseline on x86-64.
-        unsafe { kernel::<false>(src, dst, low) }
-    }
-
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2_impl(src: &[u8], dst: &mut [u8], low: &[u8; 0x800]) -> (usize, usize) {
-        // SAFETY: AVX2 is enabled here (the caller's contract).
-        unsafe { kernel::<true>(src, dst, low) }
-    }
-
-    /// The masks of the bytes at or above 0x80 and 0xC0 among the 32 bytes at `s`.
-    ///
-    /// # Safety
-    /// 32 bytes readable at `s`; AVX2 enabled if `AVX`.
-    #[inline(always)]
-    unsafe fn masks32<const AVX: bool>(s: *const u8) -> (u32, u32) {
-        // SAFETY: the caller's contract; unaligned loads.
-        unsafe {
-            if AVX {
-                let v = _mm256_loadu_si256(s as *const __m256i);
-                // Bit 6 moved up to bit 7 by adding each byte to itself.
-                let l = _mm256_and_si256(v, _mm256_add_epi8(v, v));
-                (
-                    _mm256_movemask_epi8(v) as u32,
-                    _mm256_movemask_epi8(l) as u32,
-                )
-            } else {
-                let a = _mm_loadu_si128(s as *const __m128i);
-                let b = _mm_loadu_si128(s.add(16) as *const __m128i);
-                let la = _mm_and_si128(a, _mm_add_epi8(a, a));
-                let lb = _mm_and_si128(b, _mm_add_epi8(b, b));
-                (
-                    _mm_movemask_epi8(a) as u32 | (_mm_movemask_epi8(b) as u32) << 16,
-                    _mm_movemask_epi8(la) as u32 | (_mm_movemask_epi8(lb) as u32) << 16,
-                )
-            }
+        _ => {
+            let _ = (src, dst, low);
+            None
         }
-    }
-
-    /// 32 bytes at `s` stored at `d`; returns the masks of bytes at or above 0x80 and 0xC0.
-    ///
-    /// # Safety
-    /// 32 bytes readable at `s` and writable at `d`; AVX2 enabled if `AVX`.
-    #[inline(always)]
-    unsafe fn copy32<const AVX: bool>(s: *const u8, d: *mut u8) -> (u32, u32) {
-        // SAFETY: the caller's contract; unaligned loads and stores.
-        unsafe {
-            if AVX {
-                let v = _mm256_loadu_si256(s as *const __m256i);
-                _mm256_storeu_si256(d as *mut __m256i, v);
-                // Bit 6 moved up to bit 7 by adding each byte to itself.
-                let l = _mm256_and_si256(v, _mm256_add_epi8(v, v));
-                (
-                    _mm256_movemask_epi8(v) as u32,
-                    _mm256_movemask_epi8(l) as u32,
-                )
-            } else {
-                let a = _mm_loadu_si128(s as *const __m128i);
-                let b = _mm_loadu_si128(s.add(16) as *const __m128i);
-                _mm_storeu_si128(d as *mut __m128i, a);
-                _mm_storeu_si128(d.add(16) as *mut __m128i, b);
-                let la = _mm_and_si128(a, _mm_add_epi8(a, a));
-                let lb = _mm_and_si128(b, _mm_add_epi8(b, b));
-                (
-                    _mm_movemask_epi8(a) as u32 | (_mm_movemask_epi8(b) as u32) << 16,
-                    _mm_movemask_epi8(la) as u32 | (_mm_movemask_epi8(lb) as u32) << 16,
-                )
-            }
-        }
-    }
-
-    /// # Safety
-    /// AVX2 enabled if `AVX` (SSE2 is baseline).
-    #[inline(always)]
-    unsafe fn kernel<const AVX: bool>(
-        src: &[u8],
-        dst: &mut [u8],
-        low: &[u8; 0x800],
-    ) -> (usize, usize) {
-        let (n, m) = (src.len(), dst.len());
-        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        let mut r = 0;
-        let mut w = 0;
-        // The block is copied whole, and each character written over the copy: what the
-        // copies write past the output (at most 32 bytes past it) is put back before
-        // returning.
-        let mut ring = crate::simd::spill::Ring::<u8>::new();
-        let mut spill = crate::simd::Spill::new(0, &mut ring);
-        // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
-        // body; every character read below starts before `r + 32`, so its two bytes are
-        // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
-        // before `n`, and every position written to (`o <= w + 32`, one byte per character
-        // of at least one) has 32 before `m`.
-        while r + 64 <= n && w + 64 <= m {
-            // SAFETY: r + 32 <= n.
-            let (high, leads) = unsafe { masks32::<AVX>(s.add(r)) };
-            if high == 0 {
-                // SAFETY: r + 32 <= n, w + 32 <= m.
-                unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
-                r += 32;
-                w += 32;
-                continue;
-            }
-            // SAFETY: the m bytes at d are dst's; w + 32 <= m; r + 32 <= n.
-            unsafe {
-                spill.cover_raw(d, m, w, w + 32);
-                copy32::<AVX>(s.add(r), d.add(w));
-            }
-            // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
-            // empty; between two leads, and after the last up to `r + 32`, all is ASCII: the
-            // block is copied again from `i` to `o` before a lead after such a gap (the first
-            // gap is in place already), and each character is written over it.
-            let (mut i, mut o) = (r, w);
-            let mut lm = leads;
-            loop {
-                let p = r + lm.trailing_zeros() as usize;
-                if p > i {
-                    if i > r {
-                        // SAFETY: i < p < r + 32 and o <= w + 32; the m bytes at d are dst's.
-                        unsafe {
-                            spill.cover_raw(d, m, o, o + 32);
-                            copy32::<AVX>(s.add(i), d.add(o));
-                        }
-                    }
-                    o += p - i;
-                    i = p;
-                }
-                // SAFETY: i < r + 32 (a lead of the block): i + 1 < n; o <= w + 31 < m.
-                unsafe {
-                    let b = *s.add(i);
-                    let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
-                    let out = low[cp & 0x7FF];
-                    if b >= 0xE0 || out == 0 {
-                        // The m bytes at d are dst's.
-                        spill.restore_raw(d, m, o);
-                        return (i, o);
-                    }
-                    *d.add(o) = out;
-                }
-                i += 2;
-                o += 1;
-                lm &= lm - 1;
-                if lm == 0 {
-                    break;
-                }
-            }
-            if i < r + 32 {
-                // SAFETY: i < r + 32, o <= w + 32; the m bytes at d are dst's.
-                unsafe {
-                    spill.cover_raw(d, m, o, o + 32);
-                    copy32::<AVX>(s.add(i), d.add(o));
-                }
-                o += r + 32 - i;
-                i = r + 32;
-            }
-            r = i;
-            w = o;
-        }
-        // SAFETY: the m bytes at d are dst's.
-        unsafe { spill.restore_raw(d, m, w) };
-        (r, w)
     }
 }
 
@@ -395,10 +207,10 @@ mod tests {
                     assert_eq!(got[..exact], want[..exact]);
                     let n = s.len().min(room);
                     let (s, got) = (&s[..n], &mut got[..n]);
-                    assert_eq!(x86::narrow_latin1_sse2(s, got, set.lo, set.hi), ranged);
+                    assert_eq!(x86::narrow_latin1_sse2(s, got, &set), ranged);
                     assert_eq!(got[..ranged], want[..ranged], "sse2");
                     if detected_level() >= Level::Avx2 {
-                        assert_eq!(x86::narrow_latin1_avx2(s, got, &set.bits), exact);
+                        assert_eq!(x86::narrow_latin1_avx2(s, got, &set), exact);
                         assert_eq!(got[..exact], want[..exact], "avx2 {s:04X?}");
                     }
                     got.fill(0xEE);

@@ -140,6 +140,31 @@ pub fn set_level(wanted: Level) -> Level {
     l
 }
 
+/// One operation's table of kernels: for each architecture, a guard (the input sizes its
+/// kernels take) and the kernel of each level; where no row applies (another level, another
+/// architecture, a short input), the fallback after `_`. The level is read only once the
+/// guard holds, so short inputs pay nothing for the dispatch. (A row may name the scalar
+/// kernel for the levels without one: the same result as the fallback, in a shape the
+/// compiler lays out better in some callers' loops, by the instruction counts.)
+macro_rules! kernels {
+    (
+        $($arch:literal if $guard:expr => { $($($lvl:ident)|+ => $call:expr,)+ })*
+        _ => $fallback:expr
+    ) => {{
+        $(
+            #[cfg(target_arch = $arch)]
+            if $guard {
+                match $crate::simd::level() {
+                    $($($crate::simd::Level::$lvl)|+ => return $call,)+
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        )*
+        $fallback
+    }};
+}
+
 /// Copies the longest ASCII prefix of `src` that fits in `dst` as bytes; returns its length.
 #[inline(always)]
 pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
@@ -151,19 +176,17 @@ pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::copy_ascii_avx2(src, dst),
-            Level::Sse2 => x86::copy_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_ascii_to_ascii(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::copy_ascii_avx2(src, dst),
+            Sse2 => x86::copy_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_ascii_to_ascii(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::copy_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_ascii_to_ascii(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::copy_ascii_neon(src, dst);
-    }
-    scalar::copy_ascii_to_ascii(src, dst)
 }
 
 /// Widens the longest ASCII prefix of `src` that fits in `dst`; returns its length.
@@ -171,19 +194,17 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::widen_ascii_avx2(src, dst),
-            Level::Sse2 => x86::widen_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_ascii_to_utf16(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::widen_ascii_avx2(src, dst),
+            Sse2 => x86::widen_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_ascii_to_utf16(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::widen_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_ascii_to_utf16(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::widen_ascii_neon(src, dst);
-    }
-    scalar::copy_ascii_to_utf16(src, dst)
 }
 
 /// Narrows the longest prefix of `src` below U+0080 that fits in `dst`; returns its length.
@@ -191,19 +212,17 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
 pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        return match level() {
-            Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
-            Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
-            Level::Scalar | Level::Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
-        };
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::narrow_ascii_avx2(src, dst),
+            Sse2 => x86::narrow_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
+        }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::narrow_ascii_neon(src, dst),
+        }
+        _ => scalar::copy_utf16_ascii_to_ascii(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::narrow_ascii_neon(src, dst);
-    }
-    scalar::copy_utf16_ascii_to_ascii(src, dst)
 }
 
 /// Narrows the longest run of ASCII code units at the start of UTF-16 bytes `src` (big-endian
@@ -212,35 +231,34 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
 pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = (src.len() / 2).min(dst.len());
     let (src, dst) = (&src[..2 * n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if n >= 16 {
-        match level() {
-            Level::Avx2 => return x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
-            Level::Sse2 => return x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
-            Level::Scalar | Level::Neon => {}
+    kernels! {
+        "x86_64" if n >= 16 => {
+            Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
+            Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
         }
+        "aarch64" if n >= 16 => {
+            Neon => aarch64::narrow_utf16_bytes_neon::<BE>(src, dst),
+        }
+        _ => scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 16 && level() == Level::Neon {
-        return aarch64::narrow_utf16_bytes_neon::<BE>(src, dst);
-    }
-    scalar::copy_utf16_bytes_ascii::<BE>(src, dst)
 }
 
 /// UTF-16 bytes (big-endian if `BE`) to UTF-8 in blocks of eight code units without
 /// surrogates; returns (bytes read, bytes written). May do nothing; the caller finishes.
 #[inline(always)]
 pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if src.len() >= 16 && level() == Level::Avx2 {
-        return x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst);
+    kernels! {
+        "x86_64" if src.len() >= 16 => {
+            Avx2 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
+        }
+        "aarch64" if src.len() >= 16 => {
+            Neon => aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst),
+        }
+        _ => {
+            let _ = (src, dst);
+            (0, 0)
+        }
     }
-    #[cfg(target_arch = "aarch64")]
-    if src.len() >= 16 && level() == Level::Neon {
-        return aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst);
-    }
-    let _ = (src, dst);
-    (0, 0)
 }
 
 /// UTF-8 to UTF-16 in blocks of sixteen bytes of one- to three-byte characters, from
@@ -249,16 +267,18 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
 /// of at least sixteen). Returns (bytes read from `start`, units written); may do nothing.
 #[inline(always)]
 pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if src.len() >= 16 && level() == Level::Avx2 {
-        return x86::utf8_to_utf16_avx2(src, start, dst);
+    kernels! {
+        "x86_64" if src.len() >= 16 => {
+            Avx2 => x86::utf8_to_utf16_avx2(src, start, dst),
+        }
+        "aarch64" if src.len() >= start + 16 => {
+            Neon => aarch64::utf8_to_utf16_neon(src, start, dst),
+        }
+        _ => {
+            let _ = (src, start, dst);
+            (0, 0)
+        }
     }
-    #[cfg(target_arch = "aarch64")]
-    if src.len() >= start + 16 && level() == Level::Neon {
-        return aarch64::utf8_to_utf16_neon(&src[start..], dst);
-    }
-    let _ = (src, start, dst);
-    (0, 0)
 }
 
 /// Copies the longest prefix of `src` that is complete, valid UTF-8 (by the spec's UTF-8
@@ -267,48 +287,67 @@ pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize
 pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return if n >= 64 {
-            x86::copy_valid_utf8_avx2(src, dst)
-        } else {
-            x86::copy_valid_utf8_short_avx2(src, dst)
-        };
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => if n >= 64 {
+                x86::copy_valid_utf8_avx2(src, dst)
+            } else {
+                x86::copy_valid_utf8_short_avx2(src, dst)
+            },
+        }
+        "aarch64" if n >= 32 => {
+            Neon => aarch64::copy_valid_utf8_neon(src, dst),
+        }
+        _ => scalar::copy_valid_utf8(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if n >= 32 && level() == Level::Neon {
-        return aarch64::copy_valid_utf8_neon(src, dst);
-    }
-    scalar::copy_valid_utf8(src, dst)
 }
 
 /// The length of the longest prefix of `src` that is complete, valid UTF-8.
 #[inline]
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return if src.len() >= 64 {
-            x86::valid_utf8_prefix_avx2(src)
-        } else {
-            x86::valid_utf8_prefix_short_avx2(src)
-        };
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => if src.len() >= 64 {
+                x86::valid_utf8_prefix_avx2(src)
+            } else {
+                x86::valid_utf8_prefix_short_avx2(src)
+            },
+        }
+        _ => scalar::valid_utf8_prefix(src)
     }
-    scalar::valid_utf8_prefix(src)
+}
+
+/// UTF-8 to Latin-1: "UTF-8 decode" then Infra's "isomorphic encode" (each code point below
+/// U+0100 as the byte of its value), over the longest prefix that allows it. This is how
+/// Python stores text whose characters are all below U+0100 (one byte per character), so a
+/// binding can decode such text straight into its string.
+///
+/// Decodes the longest prefix of `src` made of ASCII bytes and two-byte sequences for
+/// U+0080..U+00FF that fits in `dst`, one byte per character; returns (bytes read, bytes
+/// written). `dst` is untouched past the bytes written.
+#[inline]
+pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::utf8_to_isomorphic_avx2(src, dst),
+        }
+        _ => scalar::utf8_to_isomorphic(src, dst)
+    }
 }
 
 /// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
 /// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
 #[inline(always)]
 pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::widen16_sse2(src, dst);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::widen16_sse2(src, dst),
+        }
+        "aarch64" if true => {
+            Neon => aarch64::widen16_neon(src, dst),
+        }
+        _ => scalar::widen16(src, dst)
     }
-    #[cfg(target_arch = "aarch64")]
-    if level() == Level::Neon {
-        return aarch64::widen16_neon(src, dst);
-    }
-    scalar::widen16(src, dst)
 }
 
 /// Bytes `lo..=lo + span` that decode to `byte + delta` (mod 2^16): a run of a single-byte
@@ -329,27 +368,30 @@ pub(crate) struct ByteRun {
 /// costs less.
 #[inline(always)]
 pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::widen16_runs_sse2(src, dst, runs);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::widen16_runs_sse2(src, dst, runs),
+        }
+        "aarch64" if true => {
+            Neon => aarch64::widen16_runs_neon(src, dst, runs),
+        }
+        _ => scalar::widen16_runs(src, dst, runs)
     }
-    #[cfg(target_arch = "aarch64")]
-    if level() == Level::Neon {
-        return aarch64::widen16_runs_neon(src, dst, runs);
-    }
-    scalar::widen16_runs(src, dst, runs)
 }
 
 /// x-user-defined to UTF-16 in blocks of 32 bytes; returns the bytes decoded. May do nothing
 /// (other levels than AVX2, where the caller's loop vectorizes by itself).
 #[inline(always)]
 pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return x86::x_user_defined_to_utf16_avx2(src, dst);
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::x_user_defined_to_utf16_avx2(src, dst),
+        }
+        _ => {
+            let _ = (src, dst);
+            0
+        }
     }
-    let _ = (src, dst);
-    0
 }
 
 /// Single-byte text to UTF-8 in blocks of sixteen bytes that are all ASCII or in `runs`;
@@ -357,26 +399,26 @@ pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
 /// finishes through the table.
 #[inline(always)]
 pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx2 {
-        return x86::runs_to_utf8_avx2(src, dst, runs);
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::runs_to_utf8_avx2(src, dst, runs),
+        }
+        _ => {
+            let _ = (src, dst, runs);
+            (0, 0)
+        }
     }
-    let _ = (src, dst, runs);
-    (0, 0)
 }
 
 /// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
 #[inline(always)]
 pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level() >= Level::Sse2 {
-        return x86::non_ascii_mask16_sse2(src);
+    kernels! {
+        "x86_64" if true => {
+            Sse2 | Avx2 => x86::non_ascii_mask16_sse2(src),
+        }
+        _ => scalar::non_ascii_mask16(src)
     }
-    let mut mask = 0;
-    for (k, &b) in src.iter().enumerate() {
-        mask |= ((b >> 7) as u32) << k;
-    }
-    mask
 }
 
 /// The bytes of `units` in native byte order (little-endian on x86-64 and aarch64 Linux).
@@ -388,138 +430,7 @@ pub(crate) fn u16_bytes(units: &[u16]) -> &[u8] {
 }
 
 /// Portable implementations: word-at-a-time, no `unsafe`.
-pub(crate) mod scalar {
-    const WORD: usize = 8;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-
-    /// Copies the ASCII prefix of `src` (`dst` at least as long); returns its length.
-    #[inline]
-    pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
-        let n = src.len().min(dst.len());
-        let (src, dst) = (&src[..n], &mut dst[..n]);
-        let mut i = 0;
-        while i + WORD <= n {
-            let w = u64::from_le_bytes(src[i..i + WORD].try_into().unwrap());
-            if w & HIGH != 0 {
-                break;
-            }
-            dst[i..i + WORD].copy_from_slice(&src[i..i + WORD]);
-            i += WORD;
-        }
-        while i < n && src[i] < 0x80 {
-            dst[i] = src[i];
-            i += 1;
-        }
-        i
-    }
-
-    #[inline]
-    pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
-        let n = src.len().min(dst.len());
-        let (src, dst) = (&src[..n], &mut dst[..n]);
-        let mut i = 0;
-        while i + WORD <= n {
-            let w = u64::from_le_bytes(src[i..i + WORD].try_into().unwrap());
-            if w & HIGH != 0 {
-                break;
-            }
-            for (d, &s) in dst[i..i + WORD].iter_mut().zip(&src[i..i + WORD]) {
-                *d = s as u16;
-            }
-            i += WORD;
-        }
-        while i < n && src[i] < 0x80 {
-            dst[i] = src[i] as u16;
-            i += 1;
-        }
-        i
-    }
-
-    #[inline]
-    pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
-        let n = src.len().min(dst.len());
-        let mut i = 0;
-        while i < n && src[i] < 0x80 {
-            dst[i] = src[i] as u8;
-            i += 1;
-        }
-        i
-    }
-
-    #[inline]
-    pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
-        let n = (src.len() / 2).min(dst.len());
-        let mut i = 0;
-        while i < n {
-            let pair = [src[2 * i], src[2 * i + 1]];
-            let u = if BE {
-                u16::from_be_bytes(pair)
-            } else {
-                u16::from_le_bytes(pair)
-            };
-            if u >= 0x80 {
-                break;
-            }
-            dst[i] = u as u8;
-            i += 1;
-        }
-        i
-    }
-
-    /// Widens 16 bytes to 16 units; returns the mask of the bytes at or above 0x80.
-    #[inline(always)]
-    pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
-        let mut mask = 0;
-        for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
-            *d = b as u16;
-            mask |= ((b >> 7) as u32) << k;
-        }
-        mask
-    }
-
-    /// [`super::widen16_runs`], a byte at a time.
-    #[inline]
-    pub(crate) fn widen16_runs(
-        src: &[u8; 16],
-        dst: &mut [u16; 16],
-        runs: &[super::ByteRun; 2],
-    ) -> u32 {
-        let non_ascii = widen16(src, dst);
-        if non_ascii & non_ascii.wrapping_sub(1) == 0 {
-            return non_ascii;
-        }
-        let mut mask = 0;
-        for (k, (d, &b)) in dst.iter_mut().zip(src).enumerate() {
-            let mut covered = b < 0x80;
-            for r in runs {
-                if b.wrapping_sub(r.lo) <= r.span {
-                    *d = (b as u16).wrapping_add(r.delta);
-                    covered = true;
-                }
-            }
-            mask |= (!covered as u32) << k;
-        }
-        mask
-    }
-
-    /// The length of the longest prefix of `src` that is complete, valid UTF-8.
-    #[inline]
-    pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
-        match core::str::from_utf8(src) {
-            Ok(_) => src.len(),
-            Err(e) => e.valid_up_to(),
-        }
-    }
-
-    /// Copies the longest prefix of `src` that is complete, valid UTF-8; returns its length.
-    #[inline]
-    pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
-        let n = src.len().min(dst.len());
-        let v = valid_utf8_prefix(&src[..n]);
-        dst[..v].copy_from_slice(&src[..v]);
-        v
-    }
-}
+pub(crate) mod scalar;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod lookup;
@@ -530,7 +441,6 @@ pub(crate) mod x86;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
-pub(crate) mod isomorphic;
 pub(crate) mod latin;
 pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
@@ -544,722 +454,4 @@ pub(crate) use text::{
 };
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::*;
-
-    /// The levels of this architecture that this CPU supports.
-    fn all_levels() -> impl Iterator<Item = Level> {
-        [Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon]
-            .into_iter()
-            .filter(|&l| l.is_native() && l <= detected_level())
-    }
-
-    #[test]
-    fn levels_are_capped_per_architecture() {
-        // Not `set_level`: the level is global and other unit tests run at the same time.
-        let best = detected_level();
-        assert!(best.is_native());
-        if cfg!(all(
-            target_arch = "aarch64",
-            target_feature = "neon",
-            target_endian = "little"
-        )) {
-            assert_eq!(best, Level::Neon);
-        }
-        if cfg!(target_arch = "x86_64") {
-            assert!(best >= Level::Sse2);
-        }
-        assert!(!Level::Neon.is_native() || !Level::Sse2.is_native());
-    }
-
-    fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
-        match l {
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => x86::copy_ascii_avx2(src, dst),
-            #[cfg(target_arch = "x86_64")]
-            Level::Sse2 => x86::copy_ascii_sse2(src, dst),
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => aarch64::copy_ascii_neon(src, dst),
-            Level::Scalar => scalar::copy_ascii_to_ascii(src, dst),
-            _ => unreachable!("{l:?} is not a level of this architecture"),
-        }
-    }
-
-    fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
-        match l {
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => x86::widen_ascii_avx2(src, dst),
-            #[cfg(target_arch = "x86_64")]
-            Level::Sse2 => x86::widen_ascii_sse2(src, dst),
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => aarch64::widen_ascii_neon(src, dst),
-            Level::Scalar => scalar::copy_ascii_to_utf16(src, dst),
-            _ => unreachable!("{l:?} is not a level of this architecture"),
-        }
-    }
-
-    fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
-        match l {
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
-            #[cfg(target_arch = "x86_64")]
-            Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => aarch64::narrow_ascii_neon(src, dst),
-            Level::Scalar => scalar::copy_utf16_ascii_to_ascii(src, dst),
-            _ => unreachable!("{l:?} is not a level of this architecture"),
-        }
-    }
-
-    fn narrow_bytes_at<const BE: bool>(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
-        match l {
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
-            #[cfg(target_arch = "x86_64")]
-            Level::Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => aarch64::narrow_utf16_bytes_neon::<BE>(src, dst),
-            Level::Scalar => scalar::copy_utf16_bytes_ascii::<BE>(src, dst),
-            _ => unreachable!("{l:?} is not a level of this architecture"),
-        }
-    }
-
-    fn widen16_at(l: Level, src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
-        match l {
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 | Level::Sse2 => x86::widen16_sse2(src, dst),
-            #[cfg(target_arch = "aarch64")]
-            Level::Neon => aarch64::widen16_neon(src, dst),
-            Level::Scalar => scalar::widen16(src, dst),
-            _ => unreachable!("{l:?} is not a level of this architecture"),
-        }
-    }
-
-    #[test]
-    fn widen16_runs_agrees_with_scalar() {
-        let mut x: u32 = 0x7A11_5EED;
-        let mut next = move || crate::xorshift32(&mut x);
-        for round in 0..20_000 {
-            let mut runs = [ByteRun {
-                lo: 0,
-                span: 0,
-                delta: 0,
-            }; 2];
-            // Two runs that do not overlap: one in 80..BF, one in C0..FF.
-            for (k, r) in runs.iter_mut().enumerate().take(round % 3) {
-                let lo = 0x80 | (k as u8) << 6 | (next() as u8 & 0x3F);
-                *r = ByteRun {
-                    lo,
-                    span: (next() as u8) % (0x40 - (lo & 0x3F)),
-                    delta: next() as u16,
-                };
-            }
-            let mut src = [0u8; 16];
-            for b in src.iter_mut() {
-                // ASCII, bytes near the runs' edges, anything.
-                *b = match next() % 4 {
-                    0 => next() as u8 & 0x7F,
-                    1 => runs[0]
-                        .lo
-                        .wrapping_add(runs[0].span)
-                        .wrapping_add(next() as u8 % 3),
-                    2 => runs[1].lo.wrapping_sub(1).wrapping_add(next() as u8 % 3),
-                    _ => next() as u8,
-                };
-            }
-            if round % 5 == 0 {
-                // One byte that is not ASCII, or none: the runs are not applied.
-                let keep = next() as usize % 17;
-                for (k, b) in src.iter_mut().enumerate() {
-                    if k != keep {
-                        *b &= 0x7F;
-                    }
-                }
-            }
-            let mut want = [0u16; 16];
-            let want_mask = scalar::widen16_runs(&src, &mut want, &runs);
-            for l in all_levels() {
-                let mut got = [0xAAAAu16; 16];
-                let mask = match l {
-                    #[cfg(target_arch = "x86_64")]
-                    Level::Avx2 | Level::Sse2 => x86::widen16_runs_sse2(&src, &mut got, &runs),
-                    #[cfg(target_arch = "aarch64")]
-                    Level::Neon => aarch64::widen16_runs_neon(&src, &mut got, &runs),
-                    _ => scalar::widen16_runs(&src, &mut got, &runs),
-                };
-                assert_eq!((mask, got), (want_mask, want), "{l:?} {src:02X?} {runs:?}");
-            }
-        }
-    }
-
-    /// The best level's UTF-16-bytes-to-UTF-8 block kernel, if it has one.
-    fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, usize)> {
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            return Some(if be {
-                x86::utf16_bytes_to_utf8_avx2::<true>(src, dst)
-            } else {
-                x86::utf16_bytes_to_utf8_avx2::<false>(src, dst)
-            });
-        }
-        #[cfg(target_arch = "aarch64")]
-        if detected_level() == Level::Neon {
-            return Some(if be {
-                aarch64::utf16_bytes_to_utf8_neon::<true>(src, dst)
-            } else {
-                aarch64::utf16_bytes_to_utf8_neon::<false>(src, dst)
-            });
-        }
-        let _ = (be, src, dst);
-        None
-    }
-
-    /// The best level's UTF-8-to-UTF-16 block kernel, if it has one.
-    fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            return Some(x86::utf8_to_utf16_avx2(src, 0, dst));
-        }
-        #[cfg(target_arch = "aarch64")]
-        if detected_level() == Level::Neon {
-            return Some(aarch64::utf8_to_utf16_neon(src, dst));
-        }
-        let _ = (src, dst);
-        None
-    }
-
-    /// The best level's UTF-8 validating copy, if it has one.
-    fn copy_valid_utf8_best(src: &[u8], dst: &mut [u8]) -> Option<usize> {
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            return Some(x86::copy_valid_utf8_avx2(src, dst));
-        }
-        #[cfg(target_arch = "aarch64")]
-        if detected_level() == Level::Neon {
-            return Some(aarch64::copy_valid_utf8_neon(src, dst));
-        }
-        let _ = (src, dst);
-        None
-    }
-
-    #[test]
-    fn utf16_bytes_narrowing_and_widen16_agree_with_scalar() {
-        let mut x: u32 = 0x0BAD_F00D;
-        for round in 0..3000 {
-            // ASCII units with, sometimes, one unit that is not ASCII in either byte.
-            let len = 1 + round % 90;
-            let mut units: std::vec::Vec<u16> = (0..len).map(|k| (k * 5 % 128) as u16).collect();
-            crate::xorshift32(&mut x);
-            if round % 4 != 0 {
-                let at = x as usize % len;
-                units[at] = [0x80, 0xFF, 0x100, 0x7F00, 0xFF7F, 0xD800][(x >> 20) as usize % 6];
-            }
-            if round % 7 == 6 {
-                // ASCII bytes in the wrong half: from the first non-zero unit on, not ASCII.
-                for u in &mut units {
-                    *u = u.swap_bytes();
-                }
-            }
-            for be in [false, true] {
-                let mut bytes: std::vec::Vec<u8> = units
-                    .iter()
-                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
-                    .collect();
-                if round % 3 == 0 {
-                    bytes.push(0x41); // An odd byte at the end.
-                }
-                let room = if round % 5 == 0 { len / 2 } else { len + 3 };
-                let mut want = std::vec![0u8; room];
-                let n = if be {
-                    scalar::copy_utf16_bytes_ascii::<true>(&bytes, &mut want)
-                } else {
-                    scalar::copy_utf16_bytes_ascii::<false>(&bytes, &mut want)
-                };
-                for l in all_levels() {
-                    let mut got = std::vec![0u8; room];
-                    let k = if be {
-                        narrow_bytes_at::<true>(l, &bytes, &mut got)
-                    } else {
-                        narrow_bytes_at::<false>(l, &bytes, &mut got)
-                    };
-                    assert_eq!(k, n, "{l:?} be {be} {units:04X?}");
-                    assert_eq!(got[..k], want[..n], "{l:?} be {be}");
-                }
-            }
-        }
-        for seed in 0..2000u32 {
-            let mut block = [0u8; 16];
-            for (k, b) in block.iter_mut().enumerate() {
-                let h = (seed.wrapping_mul(0x9E37_79B9) ^ (k as u32 * 0x85EB_CA6B)).rotate_left(7);
-                // Mostly ASCII, some high bytes, including 0x80 and 0xFF.
-                *b = match h % 7 {
-                    0 => 0x80 | (h >> 8) as u8,
-                    1 => [0x80, 0xFF][(h >> 9) as usize % 2],
-                    _ => (h >> 8) as u8 & 0x7F,
-                };
-            }
-            let mut want = [0u16; 16];
-            let want_mask = scalar::widen16(&block, &mut want);
-            for l in all_levels() {
-                let mut got = [0xFFFFu16; 16];
-                assert_eq!(
-                    widen16_at(l, &block, &mut got),
-                    want_mask,
-                    "{l:?} {block:02X?}"
-                );
-                assert_eq!(got, want, "{l:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn kernels_agree_with_scalar_on_every_prefix_and_offset() {
-        let mut bytes = std::vec::Vec::new();
-        for i in 0..300u32 {
-            bytes.push((i * 7 % 128) as u8);
-        }
-        for high in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200, 299] {
-            let mut b = bytes.clone();
-            b[high] = 0xC3;
-            for start in 0..4 {
-                let src = &b[start..];
-                let want = scalar::copy_ascii_to_ascii(src, &mut [0u8; 400]);
-                for l in all_levels() {
-                    // Sentinel-filled: nothing past the prefix is written.
-                    let mut dst = [0xEEu8; 400];
-                    let got = copy_at(l, src, &mut dst[..src.len()]);
-                    assert_eq!(got, want, "{l:?} high at {high} start {start}");
-                    assert_eq!(&dst[..got], &src[..got]);
-                    assert!(
-                        dst[got..].iter().all(|&b| b == 0xEE),
-                        "{l:?} copy wrote past"
-                    );
-                    let mut d16 = [0xEEEEu16; 400];
-                    let got16 = widen_at(l, src, &mut d16[..src.len()]);
-                    assert_eq!(got16, want, "{l:?} widen");
-                    assert!(d16[..got16].iter().zip(src).all(|(&a, &b)| a == b as u16));
-                    assert!(
-                        d16[got16..].iter().all(|&u| u == 0xEEEE),
-                        "{l:?} widen wrote past"
-                    );
-                    for other in [0x80u16, 0x100, 0x7FFF, 0x8000, 0xFF80, 0xFFFF] {
-                        let wide: std::vec::Vec<u16> = src
-                            .iter()
-                            .map(|&b| if b < 0x80 { b as u16 } else { other })
-                            .collect();
-                        dst.fill(0xEE);
-                        let got_n = narrow_at(l, &wide, &mut dst[..wide.len()]);
-                        assert_eq!(got_n, want, "{l:?} narrow {other:#x}");
-                        assert_eq!(&dst[..got_n], &src[..got_n]);
-                        assert!(
-                            dst[got_n..].iter().all(|&b| b == 0xEE),
-                            "{l:?} narrow wrote past"
-                        );
-                        let le: std::vec::Vec<u8> =
-                            wide.iter().flat_map(|u| u.to_le_bytes()).collect();
-                        let be: std::vec::Vec<u8> =
-                            wide.iter().flat_map(|u| u.to_be_bytes()).collect();
-                        let got_le = narrow_bytes_at::<false>(l, &le, &mut dst);
-                        let got_be = narrow_bytes_at::<true>(l, &be, &mut dst);
-                        assert_eq!((got_le, got_be), (want, want), "{l:?} bytes {other:#x}");
-                        assert_eq!(&dst[..got_be], &src[..got_be]);
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn utf16_to_utf8_blocks_agree_with_std() {
-        if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {
-            return;
-        }
-        let mut x: u32 = 0x9E37_79B9;
-        let ranges: [(u32, u32); 5] = [
-            (0, 0x80),
-            (0x80, 0x800),
-            (0x800, 0xD800),
-            (0xE000, 0x10000),
-            (0xD800, 0xE000),
-        ];
-        for round in 0..20_000 {
-            let mut units = std::vec::Vec::new();
-            for _ in 0..(16 + round % 40) {
-                crate::xorshift32(&mut x);
-                // Mostly one range per string, with surrogates rare.
-                let (lo, hi) = ranges[if x.is_multiple_of(61) {
-                    4
-                } else {
-                    (x as usize >> 8) % (1 + round % 4)
-                }];
-                units.push((lo + (x >> 12) % (hi - lo)) as u16);
-            }
-            for (be, odd) in [(false, false), (true, false), (false, true), (true, true)] {
-                let mut bytes: std::vec::Vec<u8> = units
-                    .iter()
-                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
-                    .collect();
-                if odd {
-                    // The first byte of a unit cut off by the end of the input.
-                    bytes.push(0x41);
-                }
-                let mut dst = [0u8; 400];
-                let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst).unwrap();
-                assert_eq!(r % 2, 0);
-                let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
-                assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
-                let left = &units[r / 2..];
-                if !left.is_empty() {
-                    // With room it stops early only for a surrogate in the next block, or
-                    // among the last fewer than eight units.
-                    assert!(
-                        left[..left.len().min(8)]
-                            .iter()
-                            .any(|u| (0xD800..0xE000).contains(u)),
-                        "{be} {odd} {:04X?}",
-                        units
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
-        if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-            return;
-        }
-        let pieces = [
-            "a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}",
-            "\u{D7FF}", "\u{E000}", "\u{FFFF}",
-        ];
-        let mut x: u32 = 0x2545_F491;
-        for round in 0..30_000 {
-            let mut s = std::string::String::new();
-            while s.len() < 16 + round % 200 {
-                crate::xorshift32(&mut x);
-                s.push_str(pieces[(x as usize >> 4) % (1 + round % pieces.len())]);
-            }
-            let mut bytes = s.into_bytes();
-            if round % 3 == 0 {
-                // Damage one byte: the kernel must stop before it or decode exactly.
-                let at = (x >> 7) as usize % bytes.len();
-                bytes[at] = (x >> 16) as u8;
-            }
-            let mut dst = [0u16; 400];
-            let (r, w) = utf8_to_utf16_best(&bytes, &mut dst).unwrap();
-            let valid = scalar::valid_utf8_prefix(&bytes);
-            assert!(
-                r <= valid,
-                "read {r} past the valid prefix {valid}: {bytes:02X?}"
-            );
-            let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r])
-                .unwrap()
-                .encode_utf16()
-                .collect();
-            assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
-        }
-    }
-
-    #[test]
-    fn utf8_to_utf16_blocks_convert_every_bmp_character() {
-        if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-            return;
-        }
-        // Every character of one to three bytes, in order and interleaved with ASCII and
-        // two-byte characters at a few strides, so that each lands in mixed blocks and in
-        // blocks of three-byte characters alone.
-        for stride in [0usize, 1, 3, 7] {
-            let mut s = std::string::String::new();
-            for (k, c) in (0..0x1_0000u32).filter_map(char::from_u32).enumerate() {
-                s.push(c);
-                if stride != 0 && k % stride == 0 {
-                    s.push(if k % 2 == 0 { 'a' } else { 'é' });
-                }
-            }
-            let want: std::vec::Vec<u16> = s.encode_utf16().collect();
-            let mut dst = std::vec![0u16; want.len() + 16];
-            let (mut i, mut o) = (0, 0);
-            let bytes = s.as_bytes();
-            while i < bytes.len() {
-                let (r, w) = utf8_to_utf16_best(&bytes[i..], &mut dst[o..]).unwrap();
-                assert_eq!(&dst[o..o + w], &want[o..o + w], "stride {stride} at {i}");
-                if r == 0 {
-                    // A character the kernel leaves to the caller (U+0000 is not one).
-                    let c = s[i..].chars().next().unwrap();
-                    dst[o] = c as u16;
-                    i += c.len_utf8();
-                    o += 1;
-                } else {
-                    i += r;
-                    o += w;
-                }
-            }
-            assert_eq!(&dst[..o], &want[..], "stride {stride}");
-        }
-    }
-
-    #[test]
-    fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            let pieces = ["a", "é", "ж", "火", "ก", "\u{800}", "\u{FFFF}", "😀"];
-            let mut x: u32 = 0x1234_5677;
-            let mut next = || crate::xorshift32(&mut x) as usize;
-            for round in 0..20_000 {
-                // Arbitrary bytes before `start` (the tail load may read them), then text,
-                // cut anywhere and sometimes damaged.
-                let start = next() % 20;
-                let mut bytes: std::vec::Vec<u8> = (0..start).map(|_| next() as u8).collect();
-                let mut s = std::string::String::new();
-                while s.len() < 1 + next() % 40 {
-                    s.push_str(pieces[next() % (1 + round % pieces.len())]);
-                }
-                bytes.extend_from_slice(s.as_bytes());
-                bytes.truncate(start + next() % (s.len() + 1));
-                if round % 4 == 0 && bytes.len() > start {
-                    let at = start + next() % (bytes.len() - start);
-                    bytes[at] = next() as u8;
-                }
-                let mut dst = [0u16; 64];
-                let room = 16 + next() % 48;
-                let (r, w) = x86::utf8_to_utf16_avx2(&bytes, start, &mut dst[..room]);
-                let text = &bytes[start..];
-                let valid = scalar::valid_utf8_prefix(text);
-                assert!(r <= valid, "read {r} past {valid}: {start} {bytes:02X?}");
-                let want: std::vec::Vec<u16> = core::str::from_utf8(&text[..r])
-                    .unwrap()
-                    .encode_utf16()
-                    .collect();
-                assert_eq!(&dst[..w], &want[..], "{start} {bytes:02X?}");
-                if bytes.len() >= 16
-                    && room >= text.len() + 24
-                    && valid == text.len()
-                    && !text.iter().any(|&b| b >= 0xF0)
-                {
-                    // Valid one- to three-byte characters to the end, and room: all of them.
-                    assert_eq!(r, valid, "{start} {bytes:02X?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn short_utf8_validation_agrees_with_std() {
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            let check = |src: &[u8]| {
-                let want = scalar::valid_utf8_prefix(src);
-                assert_eq!(x86::valid_utf8_prefix_short_avx2(src), want, "{src:02X?}");
-                let mut dst = [0xAAu8; 64];
-                let got = x86::copy_valid_utf8_short_avx2(src, &mut dst[..src.len()]);
-                assert_eq!(got, want, "{src:02X?}");
-                assert_eq!(&dst[..got], &src[..got]);
-            };
-            // Every one- and two-byte input, and every pair after 61 bytes of text (the last
-            // bytes before the padding).
-            let text = "Mars, le quatrième planète — 火星 😀 ".as_bytes();
-            for hi in 0..=255u8 {
-                for lo in 0..=255u8 {
-                    check(&[hi, lo]);
-                    let mut long = [b'a'; 63];
-                    long[..text.len().min(61)].copy_from_slice(&text[..text.len().min(61)]);
-                    long[61] = hi;
-                    long[62] = lo;
-                    check(&long);
-                }
-                check(&[hi]);
-            }
-            // Every length, with each kind of bad byte at every position, in ASCII and in
-            // text of two-, three- and four-byte characters (the windows' edges fall inside
-            // characters at some lengths).
-            for base in [
-                "a".repeat(64),
-                "é".repeat(32),
-                "火".repeat(22),
-                "😀".repeat(16),
-            ] {
-                for n in 0..64 {
-                    let mut b = base.as_bytes()[..n].to_vec();
-                    check(&b);
-                    for p in 0..n {
-                        for bad in [0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF] {
-                            let keep = b[p];
-                            b[p] = bad;
-                            check(&b);
-                            b[p] = keep;
-                        }
-                    }
-                }
-            }
-            // Characters of every length, damaged and cut at every length up to 63.
-            let pieces = [
-                "a",
-                "é",
-                "ж",
-                "火",
-                "ก",
-                "😀",
-                "\u{7FF}",
-                "\u{FFFF}",
-                "\u{10FFFF}",
-            ];
-            let mut x: u32 = 0x0F1E_2D3C;
-            for round in 0..30_000 {
-                let mut b = std::vec::Vec::new();
-                while b.len() < 70 {
-                    crate::xorshift32(&mut x);
-                    b.extend_from_slice(pieces[(x >> 5) as usize % pieces.len()].as_bytes());
-                }
-                for _ in 0..(round % 3) {
-                    crate::xorshift32(&mut x);
-                    let at = (x >> 9) as usize % 64;
-                    b[at] = (x >> 20) as u8;
-                }
-                check(&b[..round % 64]);
-            }
-        }
-    }
-
-    /// Checks the UTF-8 validating copy, and the validation without the copy, of `src`
-    /// against the standard library.
-    fn check_valid_utf8(src: &[u8]) {
-        let want = scalar::valid_utf8_prefix(src);
-        let mut dst = std::vec![0u8; src.len()];
-        if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
-            assert_eq!(got, want, "{:02X?}", src);
-            assert_eq!(&dst[..got], &src[..got]);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if detected_level() == Level::Avx2 {
-            assert_eq!(x86::valid_utf8_prefix_avx2(src), want, "{:02X?}", src);
-        }
-    }
-
-    /// Text of ASCII and two-byte characters (the blocks the mask check takes), damaged at
-    /// every position around the edges of 64-byte blocks, and a two-byte character
-    /// straddling every edge.
-    #[test]
-    fn utf8_validation_two_byte_blocks() {
-        let text = "Le château de Versailles, résidence royale, où Louis XIV s’installa? Größe. "
-            .replace('’', "'")
-            .repeat(12);
-        let base = text.as_bytes();
-        let bad = [
-            0x80, 0xBF, 0xC0, 0xC1, 0xC3, 0xDF, 0xE0, 0xE9, 0xED, 0xF0, 0xF4, 0xFF, b'a',
-        ];
-        for edge in (64..base.len() - 64).step_by(64) {
-            for at in edge - 4..edge + 4 {
-                for &v in &bad {
-                    let mut b = base.to_vec();
-                    b[at] = v;
-                    check_valid_utf8(&b);
-                    check_valid_utf8(&b[..at + 1]);
-                    check_valid_utf8(&b[..edge + 64]);
-                }
-            }
-        }
-        for pad in 0..130 {
-            let mut b = std::vec![b'x'; pad];
-            b.extend("é".repeat(200).as_bytes());
-            check_valid_utf8(&b);
-            for cut in [b.len() - 1, pad + 63, pad + 64, pad + 65] {
-                check_valid_utf8(&b[..cut.min(b.len())]);
-            }
-            // A lead byte at a block edge followed by ASCII, or by another lead.
-            for (k, v) in [(63, b'x'), (63, 0xC3), (127, b'x'), (64, 0x80)] {
-                let mut c = b.clone();
-                if pad + k < c.len() {
-                    c[pad + k] = v;
-                    check_valid_utf8(&c);
-                }
-            }
-        }
-    }
-
-    /// Runs of ASCII, two-byte, three-byte and four-byte blocks in turn, long runs of
-    /// three-byte blocks included (the lookup-only loop), damaged at random places and cut
-    /// at random lengths; texts of 1500 bytes and, for the mixed-block groups of the AVX2
-    /// check (2048 bytes) and the lookup-only loop after them, of 7000.
-    #[test]
-    fn utf8_validation_mixed_block_runs() {
-        let pieces = [
-            "plain ascii text, ".repeat(8),
-            "déjà vu, ça. ".repeat(10),
-            "日本語の文章です。".repeat(12),
-            "ภาษาไทย ".repeat(6),
-            "<p class=\"x\">".repeat(9),
-            "😀🎉 ".repeat(7),
-            "Привет мир ".repeat(10),
-            "中文维基百科，".repeat(120),
-            "ภาษาไทย".repeat(110),
-        ];
-        let mut x: u32 = 0x5EED_1234;
-        for round in 0..3000 {
-            let mut b = std::vec::Vec::new();
-            let len = if round % 2 == 0 { 1500 } else { 7000 };
-            while b.len() < len {
-                crate::xorshift32(&mut x);
-                let piece = &pieces[x as usize % pieces.len()];
-                // The first 1 to all of the piece's characters: the base stays valid.
-                let m = 1 + (x >> 8) as usize % piece.chars().count();
-                let take = piece.char_indices().nth(m).map_or(piece.len(), |(k, _)| k);
-                b.extend(&piece.as_bytes()[..take]);
-            }
-            assert_eq!(scalar::valid_utf8_prefix(&b), b.len());
-            check_valid_utf8(&b);
-            for _ in 0..(round % 3) {
-                crate::xorshift32(&mut x);
-                let at = x as usize % b.len();
-                b[at] = (x >> 12) as u8;
-            }
-            let cut = 64 + (x >> 5) as usize % (b.len() - 63);
-            check_valid_utf8(&b[..cut]);
-            check_valid_utf8(&b);
-        }
-    }
-
-    /// Blocks of three-byte characters and blocks of ASCII in turn (the lookup checks of mixed
-    /// blocks), with a character cut short at the end of every block before an ASCII one.
-    #[test]
-    fn utf8_validation_cut_before_ascii_block() {
-        let mut base = std::vec::Vec::new();
-        for _ in 0..64 {
-            base.extend("x日日日日日日日日日日日日日日日日日日日日日".as_bytes());
-            base.extend([b'a'; 64]);
-        }
-        assert_eq!(base.len(), 64 * 128);
-        check_valid_utf8(&base);
-        for edge in (64..base.len()).step_by(128) {
-            for tail in [&b"x\xE6\x97"[..], b"xx\xE6", b"\xF0\x9F\x98"] {
-                let mut b = base.clone();
-                b[edge - 3..edge].copy_from_slice(tail);
-                check_valid_utf8(&b);
-            }
-        }
-    }
-
-    #[test]
-    fn utf8_validation_agrees_with_std() {
-        let text = "Марс — четвёртая по удалённости от Солнца планета 火星 😀 Mars ".repeat(4);
-        let base = text.as_bytes();
-        let mut x: u32 = 0x1234_5678;
-        for round in 0..20_000 {
-            let mut b = base.to_vec();
-            // Damage a few bytes at random places.
-            for _ in 0..(round % 4) {
-                crate::xorshift32(&mut x);
-                let at = x as usize % b.len();
-                b[at] = (x >> 8) as u8;
-            }
-            let cut = (x >> 3) as usize % b.len();
-            let src = &b[..cut.max(64)];
-            let want = scalar::valid_utf8_prefix(src);
-            let mut dst = std::vec![0u8; src.len()];
-            if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
-                assert_eq!(got, want, "{:02X?}", src);
-                assert_eq!(&dst[..got], &src[..got]);
-            }
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,149 @@
+//! SSE2 and AVX2 kernels. Each public function here is safe: it checks that the CPU has the
+//! instruction set (the check is a cached load) and that the slices have the lengths the
+//! `unsafe` body relies on, and otherwise falls back to the scalar kernel.
+
+use core::arch::x86_64::*;
+
+use super::lookup::{
+    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
+};
+use super::{detected_level, scalar, ByteRun, Level};
+
+mod ascii;
+mod isomorphic;
+mod latin;
+mod single_byte;
+mod utf16_to_utf8;
+mod utf8_to_utf16;
+mod utf8_validate;
+pub(crate) use ascii::*;
+pub(crate) use isomorphic::*;
+pub(crate) use latin::*;
+pub(crate) use single_byte::*;
+pub(crate) use utf16_to_utf8::*;
+pub(crate) use utf8_to_utf16::*;
+pub(crate) use utf8_validate::*;
+
+#[inline(always)]
+fn has_avx2() -> bool {
+    detected_level() >= Level::Avx2
+}
+
+/// The caller's 16 bytes at the end of a kernel's output (`v`, at byte `at` of it), which
+/// the kernel's compacting stores may write over (they write 16 bytes and count the first
+/// few), put back when the kernel returns: so the kernel writes nothing past its output.
+///
+/// Before each block's stores the kernel advances it to where the block's output will end;
+/// the block's stores must start at or before that end and write at most 16 bytes past it
+/// (or output only). The bytes before the old `at + 16` come from those kept (what is there
+/// may be a store's), the others from the destination, where nothing has been stored yet:
+/// the loads are of bytes no store has reached, so they never wait for one.
+///
+/// With `LAZY`, after stores of output only that write over the 16 bytes kept (16 bytes of
+/// output or more from `at`), the kernel calls [`past`](Ahead::past) instead: nothing from
+/// the new end on is written yet, and the bytes are loaded only when a store needs them
+/// again (for kernels with long runs of such stores; the flag costs the others more than the
+/// loads it saves).
+#[derive(Clone, Copy)]
+struct Ahead<const LAZY: bool> {
+    v: __m128i,
+    at: usize,
+    /// Whether `v` holds the bytes at `at`; else nothing from `at` on has been written (only
+    /// with `LAZY`).
+    live: bool,
+}
+
+/// Per shift `k` (0 to 16), at `k`: the shuffle that moves the first `k` bytes of a vector to
+/// its last `k` places (zeros before them).
+static ALIGN_HIGH: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[16 + k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+impl<const LAZY: bool> Ahead<LAZY> {
+    /// For a kernel whose output starts at `d`.
+    ///
+    /// # Safety
+    /// The 16 bytes at `d` readable.
+    #[inline(always)]
+    unsafe fn new(d: *const u8) -> Self {
+        // SAFETY: the caller's contract; an unaligned load.
+        let v = unsafe { _mm_loadu_si128(d as *const __m128i) };
+        Ahead {
+            v,
+            at: 0,
+            live: true,
+        }
+    }
+
+    /// After stores of output only, from `at` to `end` (at least 16 bytes): nothing from `end`
+    /// on is written.
+    #[inline(always)]
+    fn past(&mut self, end: usize) {
+        debug_assert!(LAZY && end >= self.at + 16);
+        self.at = end;
+        self.live = false;
+    }
+
+    /// Before stores whose output ends at byte `end` (not before `at`).
+    ///
+    /// # Safety
+    /// AVX2 must be present; the 16 bytes at `d + end` and at `d + at + 16` readable.
+    #[inline(always)]
+    unsafe fn advance(&mut self, d: *const u8, end: usize) {
+        let k = end - self.at;
+        // SAFETY: the caller's contract; unaligned loads (16 bytes of the shuffle tables at
+        // `k < 16` are within them).
+        self.v = unsafe {
+            if k >= 16 || (LAZY && !self.live) {
+                _mm_loadu_si128(d.add(end) as *const __m128i)
+            } else {
+                let next = _mm_loadu_si128(d.add(self.at + 16) as *const __m128i);
+                _mm_or_si128(
+                    _mm_shuffle_epi8(
+                        self.v,
+                        _mm_loadu_si128(TAIL_SHIFT.as_ptr().add(k) as *const __m128i),
+                    ),
+                    _mm_shuffle_epi8(
+                        next,
+                        _mm_loadu_si128(ALIGN_HIGH.as_ptr().add(k) as *const __m128i),
+                    ),
+                )
+            }
+        };
+        self.at = end;
+        self.live = true;
+    }
+
+    /// After the bytes were put back and output stored up to `end` (nothing past it).
+    ///
+    /// # Safety
+    /// The 16 bytes at `d + end` readable.
+    #[inline(always)]
+    unsafe fn renew(&mut self, d: *const u8, end: usize) {
+        if LAZY {
+            self.live = false;
+        } else {
+            // SAFETY: the caller's contract; an unaligned load.
+            self.v = unsafe { _mm_loadu_si128(d.add(end) as *const __m128i) };
+        }
+        self.at = end;
+    }
+
+    /// Puts the bytes back.
+    ///
+    /// # Safety
+    /// The 16 bytes at `d + at` writable.
+    #[inline(always)]
+    unsafe fn restore(&self, d: *mut u8) {
+        if !LAZY || self.live {
+            // SAFETY: the caller's contract; an unaligned store.
+            unsafe { _mm_storeu_si128(d.add(self.at) as *mut __m128i, self.v) };
+        }
+    }
+}
