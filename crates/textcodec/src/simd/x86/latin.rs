@@ -350,11 +350,15 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut r = 0;
     let mut w = 0;
-    // The block is copied whole, and each character written over the copy: what the
-    // copies write past the output (at most 32 bytes past it) is put back before
-    // returning.
-    let mut ring = crate::simd::spill::Ring::<u8>::new();
-    let mut spill = crate::simd::Spill::new(0, &mut ring);
+    // The block is copied whole, and each character written over the copy: the copies reach
+    // at most 32 bytes past the output so far (a store at the output's end `o` reaches
+    // `o + 32`), so past the output at a block's start `w` nothing from `w + 32` on has
+    // been stored to. Before a block with characters (whose stores reach at most `w + 64`),
+    // `kept` holds the caller's values of `w..w + 64` (the first half carried from the
+    // block before when `held`, else loaded: after a block of ASCII, stored exactly, nothing
+    // past the output has been stored to); they are put back past the output on return.
+    let mut kept = [0u8; 64];
+    let mut held = false;
     // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
     // body; every character read below starts before `r + 32`, so its two bytes are
     // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
@@ -368,11 +372,16 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
             r += 32;
             w += 32;
+            held = false;
             continue;
         }
-        // SAFETY: the m bytes at d are dst's; w + 32 <= m; r + 32 <= n.
+        // SAFETY: w + 64 <= m; `kept` is not dst; r + 32 <= n.
         unsafe {
-            spill.cover_raw(d, m, w, w + 32);
+            let k = kept.as_mut_ptr();
+            if !held {
+                core::ptr::copy_nonoverlapping(d.add(w), k, 32);
+            }
+            core::ptr::copy_nonoverlapping(d.add(w + 32), k.add(32), 32);
             copy32::<AVX>(s.add(r), d.add(w));
         }
         // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
@@ -385,11 +394,8 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             let p = r + lm.trailing_zeros() as usize;
             if p > i {
                 if i > r {
-                    // SAFETY: i < p < r + 32 and o <= w + 32; the m bytes at d are dst's.
-                    unsafe {
-                        spill.cover_raw(d, m, o, o + 32);
-                        copy32::<AVX>(s.add(i), d.add(o));
-                    }
+                    // SAFETY: i < p < r + 32 and o <= w + 32.
+                    unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
                 }
                 o += p - i;
                 i = p;
@@ -400,8 +406,13 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
                 let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
                 let out = low[cp & 0x7FF];
                 if b >= 0xE0 || out == 0 {
-                    // The m bytes at d are dst's.
-                    spill.restore_raw(d, m, o);
+                    // w <= o <= w + 32 and w + 64 <= m: the caller's values of
+                    // `o..w + 64` put back.
+                    core::ptr::copy_nonoverlapping(
+                        kept.as_ptr().add(o - w),
+                        d.add(o),
+                        64 - (o - w),
+                    );
                     return (i, o);
                 }
                 *d.add(o) = out;
@@ -414,18 +425,27 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             }
         }
         if i < r + 32 {
-            // SAFETY: i < r + 32, o <= w + 32; the m bytes at d are dst's.
-            unsafe {
-                spill.cover_raw(d, m, o, o + 32);
-                copy32::<AVX>(s.add(i), d.add(o));
-            }
+            // SAFETY: i < r + 32, o <= w + 32.
+            unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
             o += r + 32 - i;
             i = r + 32;
         }
+        // The caller's values of `o..o + 32` carried to the next block (w <= o <= w + 32).
+        // SAFETY: o - w + 32 <= 64, within `kept`; a copy through a register.
+        unsafe {
+            let k = kept.as_mut_ptr();
+            let carry = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
+            core::ptr::write_unaligned(k as *mut [u8; 32], carry);
+        }
+        held = true;
         r = i;
         w = o;
     }
-    // SAFETY: the m bytes at d are dst's.
-    unsafe { spill.restore_raw(d, m, w) };
+    if held {
+        // Nothing from `w + 32` on has been stored to; w + 32 <= m (w grew by at most 32
+        // since `w + 64 <= m` last held).
+        // SAFETY: w + 32 <= m; `kept` is not dst.
+        unsafe { core::ptr::copy_nonoverlapping(kept.as_ptr(), d.add(w), 32) };
+    }
     (r, w)
 }
