@@ -9,6 +9,9 @@
 //! - Hand-written vectors for the traps (restores, end-of-queue, special pointers and rows).
 //! - Streaming: byte-by-byte input and tiny output buffers give the same result as one call.
 
+mod support;
+use support::{cps, hex, Failures, Rng};
+
 use encoding_rs::{CoderResult, DecoderResult, EncoderResult};
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status, BIG5,
@@ -71,72 +74,6 @@ fn dopts(fatal: bool) -> DecoderOptions {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn cps(s: &str) -> String {
-    s.chars()
-        .map(|c| format!("U+{:04X}", c as u32))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Collects failures, panics at the end with the first few.
-struct Failures {
-    what: &'static str,
-    list: Vec<String>,
-    count: usize,
-}
-
-impl Failures {
-    fn new(what: &'static str) -> Failures {
-        Failures {
-            what,
-            list: Vec::new(),
-            count: 0,
-        }
-    }
-    fn push(&mut self, msg: String) {
-        self.count += 1;
-        if self.list.len() < 30 {
-            self.list.push(msg);
-        }
-    }
-    fn finish(self) {
-        if self.count > 0 {
-            panic!(
-                "{}: {} failure(s); first {}:\n  {}",
-                self.what,
-                self.count,
-                self.list.len(),
-                self.list.join("\n  ")
-            );
-        }
-    }
-}
-
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) % n as u64) as usize
-    }
-}
-
 /// Bytes that matter to these decoders' branches.
 const INTERESTING: &[u8] = &[
     0x00, 0x22, 0x2F, 0x30, 0x31, 0x35, 0x39, 0x3A, 0x3F, 0x40, 0x41, 0x62, 0x64, 0x7E, 0x7F, 0x80,
@@ -145,14 +82,14 @@ const INTERESTING: &[u8] = &[
 ];
 
 fn random_inputs(seed: u64, count: usize, max_len: usize) -> Vec<Vec<u8>> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::from_state(seed | 1);
     (0..count)
         .map(|_| {
             let len = 1 + rng.below(max_len);
             (0..len)
                 .map(|_| {
                     if rng.below(4) == 0 {
-                        rng.next() as u8
+                        rng.next_u64() as u8
                     } else {
                         INTERESTING[rng.below(INTERESTING.len())]
                     }
@@ -996,7 +933,7 @@ fn encoder_streaming_tiny_output_and_split_input() {
     // Random strings of mixed ASCII, Hanzi, unmappables and astral scalars: encoding in pieces
     // (every split point of the UTF-16 form, and output buffers of 10 bytes) gives the one-call
     // output.
-    let mut rng = Rng(0xE4C0DE);
+    let mut rng = Rng::from_state(0xE4C0DE);
     let pool: Vec<char> = "a\"0~\u{80}\u{A5}\u{20AC}\u{3000}\u{4E02}\u{5341}\u{2550}\u{E5E5}\u{E78D}\u{E7C7}\u{FE10}\u{FFFD}\u{FFFF}\u{10000}\u{200CC}\u{10FFFF}\u{CA}"
         .chars()
         .collect();

@@ -12,6 +12,9 @@
 //! - Hand-written vectors for the traps, and streaming: byte-by-byte (and character-by-
 //!   character) input and tiny output buffers give the same output as one call.
 
+mod support;
+use support::{cps, hex, Failures, Rng};
+
 use encoding_rs::{CoderResult, DecoderResult, EncoderResult};
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
@@ -78,21 +81,6 @@ fn known_encode_difference(enc: &'static Encoding, src: &str) -> bool {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn cps(s: &str) -> String {
-    s.chars()
-        .map(|c| format!("U+{:04X}", c as u32))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn opts(fatal: bool) -> DecoderOptions {
     DecoderOptions {
         error_mode: if fatal {
@@ -101,60 +89,6 @@ fn opts(fatal: bool) -> DecoderOptions {
             DecoderErrorMode::Replacement
         },
         bom: BomHandling::Keep,
-    }
-}
-
-/// Collects failures and panics at the end with the first few.
-struct Failures {
-    what: &'static str,
-    list: Vec<String>,
-    count: usize,
-}
-
-impl Failures {
-    fn new(what: &'static str) -> Failures {
-        Failures {
-            what,
-            list: Vec::new(),
-            count: 0,
-        }
-    }
-    fn push(&mut self, msg: String) {
-        self.count += 1;
-        if self.list.len() < 30 {
-            self.list.push(msg);
-        }
-    }
-    fn finish(self) {
-        if self.count > 0 {
-            panic!(
-                "{}: {} failure(s); first {}:\n  {}",
-                self.what,
-                self.count,
-                self.list.len(),
-                self.list.join("\n  ")
-            );
-        }
-    }
-}
-
-/// A small deterministic PRNG (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) % n as u64) as usize
     }
 }
 
@@ -563,7 +497,7 @@ fn interesting_byte(enc: &'static Encoding, rng: &mut Rng) -> u8 {
         0 => special[rng.below(special.len())],
         1 => rng.below(0x80) as u8,
         2 => 0xA1 + rng.below(0x5E) as u8,
-        _ => rng.next() as u8,
+        _ => rng.next_u64() as u8,
     }
 }
 
@@ -1009,9 +943,7 @@ fn encode_random_strings_and_streaming() {
 
 fn corpus(enc: &'static Encoding) -> String {
     let lang = if enc.name() == "EUC-KR" { "ko" } else { "ja" };
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../data/corpus/wikipedia/{lang}.txt"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    support::corpus_text(lang)
 }
 
 #[test]

@@ -5,6 +5,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+mod support;
+use support::{corpus_file as corpus, prefix as cut};
 use textcodec::detect::Detector;
 use textcodec::Encoding;
 
@@ -46,23 +48,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn corpus(name: &str) -> String {
-    let path = format!(
-        "{}/../../data/corpus/wikipedia/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// `text` cut to at most `len` bytes, at a character boundary.
-fn cut(text: &str, len: usize) -> &str {
-    let mut end = len.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
 fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
     textcodec::encode(text, encoding).0.into_owned()
 }
@@ -90,14 +75,11 @@ fn assert_detects(bytes: &[u8], truth: &'static Encoding, tld: Option<&[u8]>, wh
 
 /// A deterministic split of `len` bytes into chunks of 0 to `max` bytes.
 fn splits(len: usize, seed: u32, max: u32) -> Vec<usize> {
-    let mut x = seed | 1;
+    let mut rng = support::Rng::new(seed as u64);
     let mut cuts = Vec::new();
     let mut at = 0;
     while at < len {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        at = (at + (x % (max + 1)) as usize).min(len);
+        at = (at + rng.below(max as usize + 1)).min(len);
         cuts.push(at);
     }
     cuts

@@ -19,8 +19,6 @@ use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status, TextEncoder,
 };
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/corpus/wikipedia/");
-
 fn corpus_text() -> String {
     let mut s = String::new();
     for f in [
@@ -38,26 +36,11 @@ fn corpus_text() -> String {
         "cs.txt",
         "tr.txt",
     ] {
-        let t = std::fs::read_to_string(format!("{CORPUS}{f}")).unwrap();
         // A slice of each, cut at a character boundary.
-        let mut end = t.len().min(6000);
-        while !t.is_char_boundary(end) {
-            end -= 1;
-        }
-        s.push_str(&t[..end]);
+        s.push_str(common::prefix(&common::corpus_file(f), 6000));
     }
     s.push_str("😀 𝄞 \u{FEFF} \u{10FFFF} ¥‾−ｱ");
     s
-}
-
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 fn decode_tc(enc: &'static Encoding, bytes: &[u8], chunk: usize) -> (String, Vec<u16>) {
@@ -122,7 +105,7 @@ fn every_dispatch_level_matches_encoding_rs() {
     println!("dispatch levels tested: {levels:?}");
     for &level in &levels {
         assert_eq!(set_level(level), level);
-        let mut rng = XorShift(0x5EED_0000 + level as u64);
+        let mut rng = common::Rng::new(0x5EED_0000 + level as u64);
         for &enc in Encoding::all() {
             let er = encoding_rs::Encoding::for_label(enc.name().as_bytes()).unwrap();
             // Valid input made by encoding_rs (UTF-16 by hand: encoding_rs has no UTF-16 encoder).
@@ -135,13 +118,13 @@ fn every_dispatch_level_matches_encoding_rs() {
                 if round > 0 {
                     // Damage: random bytes at random places.
                     for _ in 0..(round * 7) {
-                        let at = rng.next() as usize % bytes.len();
-                        bytes[at] = rng.next() as u8;
+                        let at = rng.below(bytes.len());
+                        bytes[at] = rng.byte();
                     }
                 }
                 let (want, _) = er.decode_without_bom_handling(&bytes);
                 let want16: Vec<u16> = want.encode_utf16().collect();
-                let chunk = 1 + rng.next() as usize % 700;
+                let chunk = 1 + rng.below(700);
                 let (got, got16) = decode_tc(enc, &bytes, chunk);
                 assert!(
                     got == want,

@@ -23,7 +23,7 @@ fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
 
 /// `text` as it comes back from windows-1251 (what it cannot encode becomes `&#NNNN;`).
 fn russian(len: usize) -> String {
-    let text = corpus_text("ru", len);
+    let text = corpus_prefix("ru", len);
     let bytes = encode(&text, WINDOWS_1251);
     textcodec::decode(&bytes, WINDOWS_1251).0.into_owned()
 }
@@ -39,7 +39,7 @@ fn sniffed(encoding: &'static Encoding, confidence: Confidence, source: Source) 
 /// Inputs, each with the encoding and source the detection finds and the text it decodes to.
 fn cases() -> Vec<(Vec<u8>, Sniffed, String)> {
     let ru = russian(3000);
-    let ja = corpus_text("ja", 3000);
+    let ja = corpus_prefix("ja", 3000);
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(ja.encode_utf16().flat_map(u16::to_le_bytes));
     let mut utf16be = vec![0xFE, 0xFF];
@@ -231,7 +231,7 @@ fn guesses_from_the_first_part_only_and_decodes_all() {
 fn a_character_cut_by_the_limit_is_not_an_error() {
     // UTF-8 Japanese whose limit-th byte is inside a character: the guess sees a character
     // cut short by the limit, not by the end of the text, and still finds UTF-8.
-    let ja = corpus_text("ja", 1 << 20);
+    let ja = corpus_prefix("ja", 1 << 20);
     for limit in [4096, 4097, 4098, DEFAULT_DETECT_LIMIT] {
         assert!(!ja.is_char_boundary(limit) || !ja.is_char_boundary(limit + 1));
         let options = DetectOptions::new().limit(limit);
@@ -247,7 +247,7 @@ fn a_character_cut_by_the_limit_is_not_an_error() {
 
 #[test]
 fn options_change_the_steps() {
-    let ru = corpus_text("ru", 2000);
+    let ru = corpus_prefix("ru", 2000);
     let utf8_page = format!("<meta charset=windows-1251><p>{ru}");
     // declarations(false): the `<meta>` is ignored; the guess finds UTF-8.
     let options = DetectOptions::new().declarations(false);
@@ -280,7 +280,7 @@ fn options_change_the_steps() {
 fn fatal_errors_count_offsets_from_the_start() {
     // The guess is UTF-8; an invalid byte past the detected part is reported at its offset in
     // the stream, the bytes read for the guess included.
-    let ru = corpus_text("ru", 100_000);
+    let ru = corpus_prefix("ru", 100_000);
     let mut bytes = ru.as_bytes().to_vec();
     bytes.truncate(90_000);
     while std::str::from_utf8(&bytes).is_err() {

@@ -1,6 +1,7 @@
 //! Lead's quick check of the driver on the non-CJK codecs (exhaustive 1-2 byte inputs,
 //! byte-at-a-time streaming) against encoding_rs.
 
+mod support;
 fn ours(enc: &'static textcodec::Encoding, input: &[u8]) -> String {
     let mut d = enc.new_decoder(textcodec::DecoderOptions {
         bom: textcodec::BomHandling::Keep,
@@ -68,11 +69,9 @@ fn simple_decoders_match_encoding_rs() {
 
 #[test]
 fn utf8_three_and_four_bytes_match() {
-    let mut x: u32 = 12345;
+    let mut rng = support::Rng::new(12345);
     for _ in 0..300_000 {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
+        let x = rng.next_u64() as u32;
         let bytes = [
             0xE0 | (x & 0x1F) as u8,
             (x >> 8) as u8,

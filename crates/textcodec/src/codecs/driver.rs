@@ -28,7 +28,7 @@
 //! point again), the end-of-queue flush, surrogate handling for UTF-16 input, and exact output
 //! bookkeeping (a step that does not fit is rolled back whole).
 
-use super::handles::{Sink, Source, Units};
+use super::handles::{Sink, Source};
 use crate::status::Status;
 
 /// What a decoder handler returns for one byte or for end-of-queue.
@@ -652,6 +652,27 @@ pub(crate) trait EncodeHandler: Copy {
     fn ascii_is_identity(&self) -> bool;
 }
 
+/// An encoder's input as the driver runs it: a [`Source`] whose form picks the handler's fast
+/// path.
+pub(crate) trait EncoderInput: Source {
+    /// The handler's fast path over the input from `pos` on: (units read, bytes written).
+    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize);
+}
+
+impl EncoderInput for &str {
+    #[inline(always)]
+    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize) {
+        h.run_utf8(&self[pos..], dst)
+    }
+}
+
+impl EncoderInput for &[u16] {
+    #[inline(always)]
+    fn run<H: EncodeHandler>(&self, h: &mut H, pos: usize, dst: &mut [u8]) -> (usize, usize) {
+        h.run_utf16(&self[pos..], dst)
+    }
+}
+
 /// The outcome of processing one item.
 enum One {
     Done,
@@ -766,7 +787,7 @@ pub(crate) struct EncDriven {
 
 /// "Process a queue" for one call of an encoder.
 #[inline(always)]
-pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
+pub(crate) fn drive_encoder<H: EncodeHandler, Src: EncoderInput>(
     h: &mut H,
     src: Src,
     first: Option<u32>,
@@ -799,10 +820,7 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: Source>(
     }
     let len = src.len();
     loop {
-        let (r, n) = match src.units_from(pos) {
-            Units::Utf8(s) => h.run_utf8(s, &mut dst[w..]),
-            Units::Utf16(s) => h.run_utf16(s, &mut dst[w..]),
-        };
+        let (r, n) = src.run(h, pos, &mut dst[w..]);
         pos += r;
         w += n;
         if pos >= len {

@@ -285,9 +285,6 @@ pub(crate) trait Source {
     /// The scalar value at `pos` and the position after it; `None` when `pos` holds a leading
     /// surrogate that ends the input and more input may complete it.
     fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)>;
-    /// The units from `pos` on, as they are: for the encoders' fast paths, which have a loop
-    /// for each.
-    fn units_from(&self, pos: usize) -> Units<'_>;
     /// The unit at `r` if it is ASCII.
     fn ascii_at(&self, r: usize) -> Option<u8>;
     /// Copies the ASCII run at `r` as far as it fits in `dst`; returns its length.
@@ -295,12 +292,6 @@ pub(crate) trait Source {
     /// The non-ASCII scalar value at `r` and its length in units; `None` for a lone
     /// surrogate (left to the driver).
     fn scalar(&self, r: usize) -> Option<(u32, usize)>;
-}
-
-/// The input of an encoder from some position on: UTF-8 or UTF-16.
-pub(crate) enum Units<'a> {
-    Utf8(&'a str),
-    Utf16(&'a [u16]),
 }
 
 impl Source for &str {
@@ -317,10 +308,6 @@ impl Source for &str {
         }
         let c = self[pos..].chars().next().expect("character boundary");
         Some((c as u32, pos + c.len_utf8()))
-    }
-    #[inline(always)]
-    fn units_from(&self, pos: usize) -> Units<'_> {
-        Units::Utf8(&self[pos..])
     }
     #[inline(always)]
     fn ascii_at(&self, r: usize) -> Option<u8> {
@@ -367,10 +354,6 @@ impl Source for &[u16] {
         }
     }
     #[inline(always)]
-    fn units_from(&self, pos: usize) -> Units<'_> {
-        Units::Utf16(&self[pos..])
-    }
-    #[inline(always)]
     fn ascii_at(&self, r: usize) -> Option<u8> {
         let u = self[r];
         if u < 0x80 {
@@ -389,17 +372,27 @@ impl Source for &[u16] {
     }
 }
 
+/// The scalar value of a valid two-byte UTF-8 sequence (`lead`, then continuation byte `c1`):
+/// the spec's "UTF-8 decoder" steps for it, at once.
+#[inline(always)]
+pub(crate) const fn utf8_2(lead: u8, c1: u8) -> u32 {
+    ((lead as u32 & 0x1F) << 6) | (c1 as u32 & 0x3F)
+}
+
+/// The scalar value of a valid three-byte UTF-8 sequence, as [`utf8_2`].
+#[inline(always)]
+pub(crate) const fn utf8_3(lead: u8, c1: u8, c2: u8) -> u32 {
+    ((lead as u32 & 0x0F) << 12) | ((c1 as u32 & 0x3F) << 6) | (c2 as u32 & 0x3F)
+}
+
 /// The scalar value of the (valid) non-ASCII UTF-8 sequence at `s[i..]` and its length.
 #[inline(always)]
 pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
     let b0 = s[i] as u32;
     if b0 < 0xE0 {
-        (((b0 & 0x1F) << 6) | (s[i + 1] as u32 & 0x3F), 2)
+        (utf8_2(s[i], s[i + 1]), 2)
     } else if b0 < 0xF0 {
-        (
-            ((b0 & 0x0F) << 12) | ((s[i + 1] as u32 & 0x3F) << 6) | (s[i + 2] as u32 & 0x3F),
-            3,
-        )
+        (utf8_3(s[i], s[i + 1], s[i + 2]), 3)
     } else {
         (
             ((b0 & 0x07) << 18)

@@ -18,8 +18,8 @@ pub(crate) mod utf8;
 pub(crate) mod x_user_defined;
 
 use driver::{drive, resume, DecodeHandler, Driven, Replay};
-use driver::{drive_encoder, EncDriven};
-use handles::{Sink, Source};
+use driver::{drive_encoder, EncDriven, EncoderInput};
+use handles::Sink;
 
 /// Which decoder and encoder an encoding uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +162,7 @@ impl EncoderVariant {
     }
 
     #[inline]
-    pub(crate) fn drive<Src: Source>(
+    pub(crate) fn drive<Src: EncoderInput>(
         &mut self,
         src: Src,
         first: Option<u32>,
@@ -217,11 +217,30 @@ pub(crate) fn ascii_tail_to_utf8(src: &[u8], i: usize, dst: &mut [u8]) -> usize 
     }
 }
 
-/// Writes the UTF-8 bytes of a table entry `e` (its one to three bytes, then the length in
-/// the top byte) at `dst[o..]`, which has room for them, and nothing else; returns the length.
+/// A code point of the BMP pre-encoded in UTF-8 for the decoders' tables (single-byte and
+/// pair tables): its one to three UTF-8 bytes in the low three bytes (little-endian), their
+/// length in the top two bits. A table's 0 means "not here" (the general path decides).
+pub(crate) const fn utf8_entry(cp: u32) -> u32 {
+    if cp < 0x80 {
+        cp | 1 << 30
+    } else if cp < 0x800 {
+        (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 30
+    } else {
+        (0xE0 | cp >> 12) | (0x80 | ((cp >> 6) & 0x3F)) << 8 | (0x80 | (cp & 0x3F)) << 16 | 3 << 30
+    }
+}
+
+/// The length of the UTF-8 bytes of a table entry ([`utf8_entry`]).
+#[inline(always)]
+pub(crate) const fn utf8_entry_len(e: u32) -> usize {
+    (e >> 30) as usize
+}
+
+/// Writes the UTF-8 bytes of a table entry `e` ([`utf8_entry`]: one to three bytes) at
+/// `dst[o..]`, which has room for them, and nothing else; returns the length.
 #[inline(always)]
 pub(crate) fn put_utf8(dst: &mut [u8], o: usize, e: u32) -> usize {
-    let len = (e >> 24) as usize;
+    let len = utf8_entry_len(e);
     let b = e.to_le_bytes();
     // Three stores at o, o + 1 and o + 2, each moved back onto the last byte when the
     // character is shorter: no branch on the length.
@@ -232,12 +251,10 @@ pub(crate) fn put_utf8(dst: &mut [u8], o: usize, e: u32) -> usize {
     len
 }
 
-/// Writes the UTF-8 bytes of a pair table entry `e` (two or three bytes, then the length in
-/// the top two bits) at `dst[o..]`, which has room for them, and nothing else; returns the
-/// length.
+/// [`put_utf8`] for an entry of two or three bytes (a pair table's), with one step less.
 #[inline(always)]
 pub(crate) fn put_pair_utf8(dst: &mut [u8], o: usize, e: u32) -> usize {
-    let len = (e >> 30) as usize;
+    let len = utf8_entry_len(e);
     let b = e.to_le_bytes();
     // The third store is moved back onto the second for two bytes: no branch on the length.
     dst[o] = b[0];

@@ -6,7 +6,7 @@
 #[cfg(test)]
 use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{Sink, Source, Utf16Sink, Utf8Sink};
+use super::handles::{utf8_2, utf8_3, Sink, Source, Utf16Sink, Utf8Sink};
 
 /// The "index code point" for `pointer` in `index` (`None` for null or out of range).
 #[inline(always)]
@@ -149,8 +149,8 @@ fn run_multi_utf16(
 }
 
 /// A two-byte decode table pre-encoded in UTF-8, indexed by (leading byte − 0x80) × 256 +
-/// trailing byte: the UTF-8 bytes of a non-ASCII BMP code point in the low three bytes
-/// (little-endian) and their length (2 or 3) in the top two bits; 0 for anything else
+/// trailing byte: a non-ASCII BMP code point pre-encoded in UTF-8 ([`super::utf8_entry`]);
+/// 0 for anything else
 /// (null, not a leading or trailing byte, a supplementary code point, a pair of code
 /// points: all left to the general path). 128 KiB.
 pub(crate) type Utf8Pairs = [u32; 0x8000];
@@ -160,10 +160,8 @@ pub(crate) type Utf8Pairs = [u32; 0x8000];
 pub(crate) const fn utf8_pair_entry(cp: u32) -> u32 {
     if cp < 0x80 || cp >= 0x10000 {
         0
-    } else if cp < 0x800 {
-        (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 30
     } else {
-        (0xE0 | cp >> 12) | (0x80 | ((cp >> 6) & 0x3F)) << 8 | (0x80 | (cp & 0x3F)) << 16 | 3 << 30
+        super::utf8_entry(cp)
     }
 }
 
@@ -299,7 +297,7 @@ pub(crate) fn utf8_run(
                     break;
                 }
                 d[o..o + 4].copy_from_slice(&e.to_le_bytes());
-                o += (e >> 30) as usize;
+                o += super::utf8_entry_len(e);
                 p += 2;
             }
             k += 1;
@@ -345,7 +343,7 @@ pub(crate) fn utf8_run(
         }
         spill.cover(dst, w, w + 4);
         dst[w..w + 4].copy_from_slice(&e.to_le_bytes());
-        w += (e >> 30) as usize;
+        w += super::utf8_entry_len(e);
         i += 2;
     }
     spill.restore(dst, w);
@@ -571,14 +569,9 @@ pub(crate) fn run_mapped_utf8(
         }
         // `src` is valid UTF-8 and `r` is a character boundary.
         let (cp, len) = if b < 0xE0 {
-            (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
+            (utf8_2(b, s[r + 1]), 2)
         } else if b < 0xF0 {
-            (
-                ((b as u32 & 0x0F) << 12)
-                    | ((s[r + 1] as u32 & 0x3F) << 6)
-                    | (s[r + 2] as u32 & 0x3F),
-                3,
-            )
+            (utf8_3(b, s[r + 1], s[r + 2]), 3)
         } else {
             // Supplementary: never mappable in these encodings.
             break;
@@ -688,7 +681,7 @@ pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
     for (index, &e) in table.iter().enumerate() {
         let pair = [(index >> 8) as u8 + 0x80, index as u8];
         if e != 0 {
-            let len = (e >> 30) as usize;
+            let len = super::utf8_entry_len(e);
             assert_eq!(
                 reference::<H>(&pair).as_deref(),
                 Some(&e.to_le_bytes()[..len]),
@@ -698,14 +691,8 @@ pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
         }
     }
     assert!(valid.len() > 5_000);
-    // A small deterministic generator (xorshift).
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut x = 0x2545_F491u32;
+    let mut next = move || crate::xorshift32(&mut x) as u64;
     for round in 0..4000 {
         let mut src = std::vec::Vec::new();
         let n = 1 + (next() % 60) as usize;

@@ -7,14 +7,14 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::Sink;
+use super::handles::{utf8_2, utf8_3, Sink};
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 
 const COUNT: usize = 28;
 
-/// Per byte value: its UTF-8 bytes in the low three bytes (little-endian) and their length in
-/// the high byte; 0 where the index has no code point ("error").
+/// Per byte value: its code point pre-encoded in UTF-8 ([`super::utf8_entry`]); 0 where the
+/// index has no code point ("error").
 const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
     let mut out = [0u32; 256];
     let mut b = 0;
@@ -26,15 +26,8 @@ const fn utf8_table(index: &[u16; 128]) -> [u32; 256] {
         };
         out[b] = if b >= 0x80 && cp == 0 {
             0
-        } else if cp < 0x80 {
-            cp | 1 << 24
-        } else if cp < 0x800 {
-            (0xC0 | cp >> 6) | (0x80 | (cp & 0x3F)) << 8 | 2 << 24
         } else {
-            (0xE0 | cp >> 12)
-                | (0x80 | ((cp >> 6) & 0x3F)) << 8
-                | (0x80 | (cp & 0x3F)) << 16
-                | 3 << 24
+            super::utf8_entry(cp)
         };
         b += 1;
     }
@@ -349,7 +342,7 @@ fn run_utf8(
             }
             spill.cover(dst, o, o + 4);
             dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
-            o += (e >> 24) as usize;
+            o += super::utf8_entry_len(e);
             i += 1;
             continue;
         }
@@ -380,7 +373,7 @@ fn run_utf8(
                 }
                 out[w..w + 4].copy_from_slice(&e.to_le_bytes());
                 // At most 3 * 16 = 48: the mask changes nothing but bounds the offset.
-                w = (w + (e >> 24) as usize) & 63;
+                w = (w + super::utf8_entry_len(e)) & 63;
             }
             i += 16;
             o += w;
@@ -400,7 +393,7 @@ fn run_utf8(
     o += k;
     while i < src.len() {
         let e = table[src[i] as usize];
-        let len = (e >> 24) as usize;
+        let len = super::utf8_entry_len(e);
         if e == 0 || o + len > dst.len() {
             break;
         }
@@ -600,16 +593,14 @@ fn encode_one(t: &EncodeTable, src: &[u8], r: usize) -> Option<(u8, usize)> {
     let b = src[r];
     if b < 0xE0 {
         // A two-byte character: the direct table.
-        let cp = ((b as usize & 0x1F) << 6) | (src[r + 1] as usize & 0x3F);
+        let cp = utf8_2(b, src[r + 1]) as usize;
         return match t.low[cp] {
             0 => None,
             out => Some((out, 2)),
         };
     }
     if b < 0xF0 {
-        let cp = ((b as u32 & 0x0F) << 12)
-            | ((src[r + 1] as u32 & 0x3F) << 6)
-            | (src[r + 2] as u32 & 0x3F);
+        let cp = utf8_3(b, src[r + 1], src[r + 2]);
         return byte_for(t, cp).map(|out| (out, 3));
     }
     // Four-byte characters are never in a single-byte index.
@@ -641,7 +632,7 @@ fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usi
         if b < 0xE0 {
             // A two-byte character: the direct table.
             let pair: &[u8; 2] = src[r..r + 2].try_into().unwrap();
-            let cp = ((pair[0] as usize & 0x1F) << 6) | (pair[1] as usize & 0x3F);
+            let cp = utf8_2(pair[0], pair[1]) as usize;
             match t.low[cp] {
                 0 => break,
                 out => {
@@ -654,12 +645,7 @@ fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usi
         }
         // A three-byte character (four-byte ones are never in a single-byte index).
         let (cp, len) = if b < 0xF0 {
-            (
-                ((b as u32 & 0x0F) << 12)
-                    | ((src[r + 1] as u32 & 0x3F) << 6)
-                    | (src[r + 2] as u32 & 0x3F),
-                3,
-            )
+            (utf8_3(b, src[r + 1], src[r + 2]), 3)
         } else {
             break;
         };
@@ -774,7 +760,7 @@ fn encode_utf8(
             let lead = win[i & 31];
             if lead < 0xE0 {
                 // A two-byte character: the direct table.
-                let cp = ((lead as usize & 0x1F) << 6) | (win[(i + 1) & 63] as usize & 0x3F);
+                let cp = utf8_2(lead, win[(i + 1) & 63]) as usize;
                 match t.low[cp] {
                     0 => {
                         window.restore_block(dst, w, w + o);

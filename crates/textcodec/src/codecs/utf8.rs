@@ -2,7 +2,7 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::Sink;
+use super::handles::{utf8_2, utf8_3, Sink};
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
 /// boundary" and "upper boundary".
@@ -54,8 +54,8 @@ pub(crate) fn valid_sequence_len(s: &[u8]) -> usize {
 fn scalar_of(s: &[u8], len: usize) -> u32 {
     match len {
         1 => s[0] as u32,
-        2 => ((s[0] as u32 & 0x1F) << 6) | (s[1] as u32 & 0x3F),
-        3 => ((s[0] as u32 & 0x0F) << 12) | ((s[1] as u32 & 0x3F) << 6) | (s[2] as u32 & 0x3F),
+        2 => utf8_2(s[0], s[1]),
+        3 => utf8_3(s[0], s[1], s[2]),
         _ => {
             ((s[0] as u32 & 0x07) << 18)
                 | ((s[1] as u32 & 0x3F) << 12)
@@ -166,7 +166,7 @@ fn utf8_to_utf16(src: &[u8], dst: &mut [u16], pos: &mut usize) -> usize {
             // The common non-ASCII case of alphabetic scripts: two bytes.
             match src.get(i + 1) {
                 Some(&b1) if b1 & 0xC0 == 0x80 && o < dst.len() => {
-                    dst[o] = ((b0 as u16 & 0x1F) << 6) | (b1 as u16 & 0x3F);
+                    dst[o] = utf8_2(b0, b1) as u16;
                     i += 2;
                     o += 1;
                     continue;

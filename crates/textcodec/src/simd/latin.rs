@@ -62,6 +62,7 @@ pub(crate) fn narrow_latin1(src: &[u16], dst: &mut [u8], set: &Latin1Set) -> usi
         "x86_64" if n >= 16 => {
             Avx2 => super::x86::narrow_latin1_avx2(src, dst, set),
             Sse2 => super::x86::narrow_latin1_sse2(src, dst, set),
+            Scalar | Neon => narrow_latin1_scalar(src, dst, set),
         }
         _ => narrow_latin1_scalar(src, dst, set)
     }

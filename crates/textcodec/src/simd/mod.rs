@@ -143,7 +143,9 @@ pub fn set_level(wanted: Level) -> Level {
 /// One operation's table of kernels: for each architecture, a guard (the input sizes its
 /// kernels take) and the kernel of each level; where no row applies (another level, another
 /// architecture, a short input), the fallback after `_`. The level is read only once the
-/// guard holds, so short inputs pay nothing for the dispatch.
+/// guard holds, so short inputs pay nothing for the dispatch. (A row may name the scalar
+/// kernel for the levels without one: the same result as the fallback, in a shape the
+/// compiler lays out better in some callers' loops, by the instruction counts.)
 macro_rules! kernels {
     (
         $($arch:literal if $guard:expr => { $($($lvl:ident)|+ => $call:expr,)+ })*
@@ -178,6 +180,7 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         "x86_64" if n >= 16 => {
             Avx2 => x86::copy_ascii_avx2(src, dst),
             Sse2 => x86::copy_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_ascii_to_ascii(src, dst),
         }
         "aarch64" if n >= 16 => {
             Neon => aarch64::copy_ascii_neon(src, dst),
@@ -195,6 +198,7 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
         "x86_64" if n >= 16 => {
             Avx2 => x86::widen_ascii_avx2(src, dst),
             Sse2 => x86::widen_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_ascii_to_utf16(src, dst),
         }
         "aarch64" if n >= 16 => {
             Neon => aarch64::widen_ascii_neon(src, dst),
@@ -212,6 +216,7 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
         "x86_64" if n >= 16 => {
             Avx2 => x86::narrow_ascii_avx2(src, dst),
             Sse2 => x86::narrow_ascii_sse2(src, dst),
+            Scalar | Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
         }
         "aarch64" if n >= 16 => {
             Neon => aarch64::narrow_ascii_neon(src, dst),

@@ -6,65 +6,13 @@
 mod contract;
 pub use contract::*;
 pub mod spec;
+#[path = "../support/mod.rs"]
+mod support;
+pub use support::*;
 
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
 };
-
-/// A small deterministic PRNG (xorshift64*), so failures reproduce exactly.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Avoid the all-zero state.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform-ish in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        assert!(n > 0);
-        ((self.next_u64() >> 11) % n as u64) as usize
-    }
-    /// Uniform-ish in `lo..=hi`.
-    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-    pub fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-    pub fn byte(&mut self) -> u8 {
-        self.next_u64() as u8
-    }
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    /// A random scalar value, biased towards interesting ranges.
-    pub fn scalar(&mut self) -> char {
-        loop {
-            let cp = match self.below(8) {
-                0 => self.below(0x80) as u32,
-                1 => self.range(0x80, 0x7FF) as u32,
-                2 => self.range(0x800, 0xFFFF) as u32,
-                3 => self.range(0x10000, 0x10FFFF) as u32,
-                4 => self.range(0x3000, 0x9FFF) as u32,
-                5 => self.range(0xE000, 0xF8FF) as u32,
-                6 => self.range(0xFF00, 0xFFFF) as u32,
-                _ => self.range(0x2000, 0x2FFF) as u32,
-            };
-            if let Some(c) = char::from_u32(cp) {
-                return c;
-            }
-        }
-    }
-}
 
 /// The encoding_rs encoding with the same name: the differential oracle.
 pub fn oracle(enc: &'static Encoding) -> &'static encoding_rs::Encoding {
@@ -97,81 +45,9 @@ pub fn has_own_encoder(enc: &'static Encoding) -> bool {
     enc.output_encoding() == enc
 }
 
-/// Escape bytes for failure messages.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::from("[");
-    for (i, b) in bytes.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(&format!("{b:02X}"));
-    }
-    s.push(']');
-    s
-}
-
-pub fn hex16(units: &[u16]) -> String {
-    let mut s = String::from("[");
-    for (i, b) in units.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(&format!("{b:04X}"));
-    }
-    s.push(']');
-    s
-}
-
-/// Show a string as its code points.
-pub fn cps(s: &str) -> String {
-    let mut out = String::from("[");
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(&format!("U+{:04X}", c as u32));
-    }
-    out.push(']');
-    out
-}
-
 /// Write the html-mode character reference for `c` (spec, "process an item", "html").
 pub fn ncr(c: char) -> String {
     format!("&#{};", c as u32)
-}
-
-/// Collects failures and panics at the end with the first few, so one run shows many findings.
-pub struct Failures {
-    pub what: String,
-    pub list: Vec<String>,
-    pub count: usize,
-}
-
-impl Failures {
-    pub fn new(what: impl Into<String>) -> Failures {
-        Failures {
-            what: what.into(),
-            list: Vec::new(),
-            count: 0,
-        }
-    }
-    pub fn push(&mut self, msg: String) {
-        self.count += 1;
-        if self.list.len() < 25 {
-            self.list.push(msg);
-        }
-    }
-    pub fn finish(self) {
-        if self.count > 0 {
-            panic!(
-                "{}: {} failure(s); first {}:\n  {}",
-                self.what,
-                self.count,
-                self.list.len(),
-                self.list.join("\n  ")
-            );
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -434,21 +310,6 @@ pub fn er_encode_fatal_resumed_utf8(enc: &'static Encoding, src: &str) -> (Vec<u
 // Corpus
 // ---------------------------------------------------------------------------------------------
 
-/// The repository's root: the nearest directory above the crate being built (the library, or
-/// the fuzz crate, which shares these helpers) that holds `data/`.
-pub fn repo_root() -> std::path::PathBuf {
-    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate_dir
-        .ancestors()
-        .find(|d| d.join("data/whatwg").is_dir())
-        .unwrap_or(crate_dir)
-        .to_path_buf()
-}
-
-pub fn corpus_dir() -> std::path::PathBuf {
-    repo_root().join("data/corpus/wikipedia")
-}
-
 /// The corpus language whose text suits an encoding (for realistic legacy-encoded inputs).
 pub fn corpus_language(enc: &'static Encoding) -> &'static str {
     match enc.name() {
@@ -469,12 +330,6 @@ pub fn corpus_language(enc: &'static Encoding) -> &'static str {
         "windows-1252" => "pt",
         _ => "en",
     }
-}
-
-/// The UTF-8 text of a corpus language.
-pub fn corpus_text(lang: &str) -> String {
-    let path = corpus_dir().join(format!("{lang}.txt"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
 /// Up to `max_chars` characters of `text` starting near `start` (on a char boundary).

@@ -3,51 +3,18 @@
 //! purpose.
 #![allow(dead_code)]
 
+#[path = "../support/mod.rs"]
+mod support;
+pub use support::*;
+
 use std::io::{self, Read, Write};
 use textcodec::{
     DecodeError, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status,
 };
 
-/// xorshift64*: deterministic, dependency-free randomness for chunk sizes.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
-    }
-    pub fn chance(&mut self, one_in: u64) -> bool {
-        self.next().is_multiple_of(one_in)
-    }
-    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
-
-pub fn corpus_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/corpus/wikipedia")
-}
-
 /// The first `max` bytes (cut at a character boundary) of a corpus text.
-pub fn corpus_text(lang: &str, max: usize) -> String {
-    let text =
-        std::fs::read_to_string(corpus_dir().join(format!("{lang}.txt"))).expect("corpus text");
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_string()
+pub fn corpus_prefix(lang: &str, max: usize) -> String {
+    prefix(&corpus_text(lang), max).to_string()
 }
 
 /// Text exercising every kind of script the encodings cover, plus characters that most of them
@@ -57,7 +24,7 @@ pub fn sample_text(per_language: usize) -> String {
     for lang in [
         "en", "ja", "zh_cn", "zh_tw", "ko", "ru", "el", "he", "ar", "th", "tr", "vi", "cs",
     ] {
-        text.push_str(&corpus_text(lang, per_language));
+        text.push_str(&corpus_prefix(lang, per_language));
         text.push('\n');
     }
     text.push_str(
@@ -175,7 +142,7 @@ pub fn decode_inputs(encoding: &'static Encoding, per_language: usize, seed: u64
     let mut damaged = encoded[..encoded.len().min(4000)].to_vec();
     for _ in 0..40 {
         let at = rng.range(0, damaged.len() - 1);
-        damaged[at] = rng.next() as u8;
+        damaged[at] = rng.byte();
     }
     inputs.push(damaged);
     inputs.push(rng.bytes(3000));
