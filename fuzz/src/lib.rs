@@ -2,7 +2,7 @@
 //! `cargo fuzz`) and by the stable smoke runner (examples/smoke.rs).
 //!
 //! Every function takes arbitrary bytes, never panics on valid use of the API, and checks the
-//! contract of API.md against oracles, at the SIMD dispatch level the input picks:
+//! streaming contract of the crate documentation against oracles, at the SIMD dispatch level the input picks:
 //! - the output equals encoding_rs's (the differential oracle), whatever the BOM handling,
 //!   split points and dst sizes;
 //! - every call's `read` and `written`, and in fatal mode every error's position (the call's

@@ -221,9 +221,62 @@ fn gen_mod() -> String {
          \x20   }\n\
          }\n",
     );
+    out.push_str(INDEX_CODE_POINT);
     out
 }
 
+/// "index code point", shared by the decoders of every index (written out here, where the
+/// indexes are, rather than in one of the codecs).
+const INDEX_CODE_POINT: &str = r#"
+/// The "index code point" for `pointer` in `index` (`None` for null or out of range).
+#[inline(always)]
+pub fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
+    match index.get(pointer) {
+        Some(&cp) if cp != 0 => Some(cp as u32),
+        _ => None,
+    }
+}
+"#;
+
+/// "index gb18030 ranges code point" and "index gb18030 ranges pointer", next to the table
+/// they search.
+const GB18030_RANGES_FNS: &str = r#"
+/// "index gb18030 ranges code point" for `pointer`.
+#[inline]
+pub fn ranges_code_point(pointer: u32) -> Option<u32> {
+    // 1. If pointer is greater than 39419 and less than 189000, or pointer is greater than
+    //    1237575, then return null.
+    if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
+        return None;
+    }
+    // 2. If pointer is 7457, then return code point U+E7C7.
+    if pointer == 7457 {
+        return Some(0xE7C7);
+    }
+    // 3. Let offset be the last pointer in index gb18030 ranges that is less than or equal to
+    //    pointer and let codePointOffset be its corresponding code point. (The first entry
+    //    has pointer 0, so there always is one.)
+    let i = GB18030_RANGES.partition_point(|&(p, _)| p <= pointer) - 1;
+    let (offset, code_point_offset) = GB18030_RANGES[i];
+    // 4. Return a code point whose value is codePointOffset + pointer − offset.
+    Some(code_point_offset + pointer - offset)
+}
+
+/// "index gb18030 ranges pointer" for `code_point` (at least U+0080).
+#[inline]
+pub fn ranges_pointer(code_point: u32) -> u32 {
+    // 1. If codePoint is U+E7C7, then return pointer 7457.
+    if code_point == 0xE7C7 {
+        return 7457;
+    }
+    // 2. Let offset be the last code point in index gb18030 ranges that is less than or equal
+    //    to codePoint and let pointerOffset be its corresponding pointer.
+    let i = GB18030_RANGES.partition_point(|&(_, c)| c <= code_point) - 1;
+    let (pointer_offset, offset) = GB18030_RANGES[i];
+    // 3. Return a pointer whose value is pointerOffset + codePoint − offset.
+    pointer_offset + code_point - offset
+}
+"#;
 fn gen_labels(data: &Path) -> Result<String, String> {
     let path = data.join("encodings.json");
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -416,6 +469,7 @@ fn gen_gb18030(data: &Path) -> Result<String, String> {
         writeln!(out, "    ({p}, 0x{cp:04X}),").unwrap();
     }
     out.push_str("];\n");
+    out.push_str(GB18030_RANGES_FNS);
     Ok(out)
 }
 

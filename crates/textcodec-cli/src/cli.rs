@@ -1,4 +1,4 @@
-//! Command-line syntax (clap derive). The meaning of each option is in the contract (CLI.md)
+//! Command-line syntax (clap derive). The meaning of each option is in the README ("The command")
 //! and in the help texts below, which are what `--help`, the man page and the completions
 //! show.
 

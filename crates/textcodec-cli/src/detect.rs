@@ -1,6 +1,6 @@
 //! Finding the encoding of an input (`textcodec detect`, `convert -f auto`): a byte order
 //! mark, then an HTML `<meta charset>` or XML declaration in the first 1024 bytes, then the
-//! statistical guess over the first MiB (contract: /work/shared/CLI.md, "Detection").
+//! statistical guess over the first MiB (the README's "Unknown encodings").
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -1,5 +1,5 @@
 //! `textcodec`: convert text between the encodings of the Web, as browsers do.
-//! The contract (commands, options, exit codes, messages) is `/work/shared/CLI.md`.
+//! The contract (commands, options, exit codes, messages) is the README's "The command".
 
 mod cli;
 mod convert;

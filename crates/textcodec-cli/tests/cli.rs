@@ -1,4 +1,4 @@
-//! The command-line contract (/work/shared/CLI.md): commands, options, exit codes and
+//! The command-line contract (the README's "The command"): commands, options, exit codes and
 //! messages, run against the built binary.
 
 mod common;

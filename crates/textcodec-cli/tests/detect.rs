@@ -1,4 +1,4 @@
-//! `textcodec detect` and `-f auto` (/work/shared/CLI.md, "Detection"): the BOM, then a
+//! `textcodec detect` and `-f auto` (the README's "Unknown encodings"): the BOM, then a
 //! `<meta charset>` or XML declaration in the first 1024 bytes, then the guess over the first
 //! MiB; conversion of the whole input after, streamed.
 

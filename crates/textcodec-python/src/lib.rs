@@ -2,7 +2,7 @@
 //! Rust core, as the Python module `textcodec._textcodec` (re-exported by the `textcodec`
 //! package, which adds `register()` for Python's codec machinery).
 //!
-//! The contract is the project's PYTHON.md: `lookup`, `decode`, `decode_with_encoding`,
+//! The module's functions and classes, documented in `python/textcodec/__init__.pyi`: `lookup`, `decode`, `decode_with_encoding`,
 //! `encode`, `TextDecoder`, `TextEncoder`, `decode_many`, `encode_many`, `detect`,
 //! `sniff_html`.
 

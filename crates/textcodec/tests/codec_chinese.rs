@@ -265,21 +265,6 @@ fn diff_decode(enc: &'static Encoding, src: &[u8], s: &mut Scratch, f: &mut Fail
 }
 
 #[test]
-fn decode_all_one_and_two_byte_inputs() {
-    let mut s = Scratch::new();
-    for enc in CHINESE {
-        let mut f = Failures::new("decode 1-2 bytes");
-        for a in 0..=255u8 {
-            diff_decode(enc, &[a], &mut s, &mut f);
-            for b in 0..=255u8 {
-                diff_decode(enc, &[a, b], &mut s, &mut f);
-            }
-        }
-        f.finish();
-    }
-}
-
-#[test]
 fn decode_gb18030_all_four_byte_shaped_inputs() {
     // Every [81-FE][30-39][81-FE][30-39] (GBK shares the decoder; tested once here), plus
     // every three-byte [81-FE][30-39][xx] (the "gb18030 second" state on every byte).

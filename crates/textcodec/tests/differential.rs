@@ -222,15 +222,42 @@ fn check_decode(enc: &'static Encoding, src: &[u8], s: &mut Scratch, f: &mut Fai
     }
 }
 
-/// Every 1- and 2-byte input (and the empty input).
+/// Replacement mode, a byte per call (`decode_to_string`, then end-of-queue alone), against
+/// encoding_rs on the whole input.
+fn check_decode_bytewise(enc: &'static Encoding, src: &[u8], f: &mut Failures) {
+    if is_known_difference(enc, src) {
+        return;
+    }
+    let mut d = enc.new_decoder(dopts(false, BomHandling::Keep));
+    let mut got = String::new();
+    for b in src {
+        d.decode_to_string(std::slice::from_ref(b), &mut got, false)
+            .unwrap();
+    }
+    d.decode_to_string(&[], &mut got, true).unwrap();
+    let want = oracle(enc).decode_without_bom_handling(src).0;
+    if got != want {
+        f.push(format!(
+            "{} {}: a byte per call {} != encoding_rs {}",
+            enc.name(),
+            hex(src),
+            common::cps(&got),
+            common::cps(&want)
+        ));
+    }
+}
+
+/// Every 1- and 2-byte input (and the empty input), in one call and a byte per call.
 fn exhaustive_short(enc: &'static Encoding) {
     let mut f = Failures::new(format!("{}: exhaustive 0..=2-byte decode", enc.name()));
     let mut s = Scratch::new();
     check_decode(enc, &[], &mut s, &mut f);
     for a in 0..=255u8 {
         check_decode(enc, &[a], &mut s, &mut f);
+        check_decode_bytewise(enc, &[a], &mut f);
         for b in 0..=255u8 {
             check_decode(enc, &[a, b], &mut s, &mut f);
+            check_decode_bytewise(enc, &[a, b], &mut f);
         }
     }
     f.finish();
@@ -415,6 +442,31 @@ fn utf8_three_and_four_bytes() {
                     check_decode(enc, &[a, b, c, d, 0x41], &mut s, &mut f);
                 }
             }
+        }
+    }
+    f.finish();
+}
+
+/// UTF-8: random sequences of three to five bytes led by E0 to FF, in one call and a byte per
+/// call.
+#[test]
+fn utf8_random_three_to_five_bytes() {
+    let enc = textcodec::UTF_8;
+    let mut f = Failures::new("UTF-8 random 3-5 bytes");
+    let mut s = Scratch::new();
+    let mut rng = Rng::new(12345);
+    for _ in 0..300_000 {
+        let x = rng.next_u64() as u32;
+        let bytes = [
+            0xE0 | (x & 0x1F) as u8,
+            (x >> 8) as u8,
+            (x >> 16) as u8,
+            (x >> 24) as u8,
+            b'a',
+        ];
+        for n in 3..=5 {
+            check_decode(enc, &bytes[..n], &mut s, &mut f);
+            check_decode_bytewise(enc, &bytes[..n], &mut f);
         }
     }
     f.finish();

@@ -1,6 +1,6 @@
 //! Streaming invariance: the output never depends on how the input is split, how small the
-//! output buffers are, or whether errors are fatal (API.md, "Streaming decoding" / "Streaming
-//! encoding"). Inputs are corpus text encoded with encoding_rs in each legacy encoding, with
+//! output buffers are, or whether errors are fatal (the crate documentation,
+//! "Streaming"). Inputs are corpus text encoded with encoding_rs in each legacy encoding, with
 //! random bytes, malformed sequences and escapes spliced in.
 
 mod common;

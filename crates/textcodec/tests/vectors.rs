@@ -1,5 +1,5 @@
 //! Hand-written vectors for the traps the spec names. Each test quotes the spec step it checks
-//! (spec: ../shared/whatwg/encoding.bs). Expected values were hand-traced through the spec text.
+//! (the Encoding Standard, https://encoding.spec.whatwg.org/). Expected values were hand-traced through the spec text.
 
 mod common;
 
@@ -757,7 +757,7 @@ fn gb18030_restores() {
     check_dec(GB18030, b"\x81\x30\xFF", "\u{FFFD}0\u{FFFD}");
     check_fatal_steps(GB18030, b"\x81\x30\x22", &[(1, 0)]);
     // Split so the restored bytes arrived in an earlier call: the decoder keeps them, read may
-    // be 0 (API.md).
+    // be 0 (the crate documentation, "Streaming").
     for split in 1..4 {
         let src = b"\x81\x30\x81\x22";
         let mut d = GB18030.new_decoder(dopts(true, BomHandling::Keep));
@@ -1432,8 +1432,8 @@ fn decode_with(
 
 #[test]
 fn decoder_encoding_after_bom_sniffing() {
-    // API.md: "fn encoding(&self) -> &'static Encoding;   // after BOM sniffing, the encoding in
-    // use". After a one-shot decode the caller asks which encoding was used.
+    // `Decoder::encoding`: "The encoding in use: after BOM sniffing, the encoding of the BOM
+    // found". After a one-shot decode the caller asks which encoding was used.
     let mut d = WINDOWS_1252.new_decoder(DecoderOptions::default());
     let mut s = String::new();
     d.decode_to_string(b"\xEF\xBB\xBFa", &mut s, false).unwrap();
@@ -1658,7 +1658,7 @@ fn hook_utf8_decode() {
     assert!(textcodec::utf8_decode_without_bom_or_fail(b"a\xFF").is_err());
     assert!(textcodec::utf8_decode_without_bom_or_fail(b"\xE2\x82").is_err());
     assert!(textcodec::utf8_decode_without_bom_or_fail(b"\xED\xA0\x80").is_err());
-    // The error has the decoder's read/written (API.md DecodeError): E0 80 -> 0x80 restored.
+    // The error has the decoder's read/written (`DecodeError`): E0 80 -> 0x80 restored.
     let e = textcodec::utf8_decode_without_bom_or_fail(b"ab\xE0\x80").unwrap_err();
     assert_eq!((e.read, e.written), (3, 2));
     let e = textcodec::utf8_decode_without_bom_or_fail(b"ab\xF0\x90\x80").unwrap_err();
@@ -2036,7 +2036,7 @@ fn decode_error_is_an_error() {
 
 #[test]
 fn max_buffer_lengths_never_wrap() {
-    // API.md: "`None` on overflow." In release builds an unchecked multiplication would wrap to
+    // The `max_*_buffer_length` functions: `None` on overflow. In release builds an unchecked multiplication would wrap to
     // a small number instead: the answer must be None or a true upper bound (at least one unit
     // of output per input byte / unit, since ASCII maps to itself; the replacement decoder
     // writes at most one U+FFFD; UTF-16 decoders one unit per two bytes).
@@ -2130,7 +2130,7 @@ fn text_decoder_fatal_error_in_stream_keeps_the_queue() {
 
 #[test]
 fn api_shapes() {
-    // The derives and trait impls API.md promises (a compile-time check, mostly).
+    // The derives and trait impls the public types promise (a compile-time check, mostly).
     use std::fmt::{Debug, Display};
     fn value<T: Clone + Copy + Debug + Default + PartialEq + Eq>() -> T {
         T::default()

@@ -2,7 +2,8 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::Sink;
-use super::multibyte::{index_code_point, run_multi, MapEncoder, Mapped};
+use super::multibyte::{run_multi, MapEncoder, Mapped};
+use crate::tables::index_code_point;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 use crate::tables::jis0212::JIS0212_DECODE;
 

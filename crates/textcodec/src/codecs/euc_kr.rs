@@ -2,10 +2,9 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::Sink;
-use super::multibyte::{
-    index_code_point, run_multi, utf8_pair_entry, utf8_run, MapEncoder, Mapped, Utf8Pairs,
-};
+use super::multibyte::{run_multi, utf8_pair_entry, utf8_run, MapEncoder, Mapped, Utf8Pairs};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
+use crate::tables::index_code_point;
 
 /// The EUC-KR decoder's state: "EUC-KR leading".
 #[derive(Clone, Copy, Debug, Default)]

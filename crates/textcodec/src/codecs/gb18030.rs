@@ -10,43 +10,9 @@ use super::handles::Sink;
 use super::multibyte::{
     encode_fast, run_out, utf8_pairs, FastPath, PairSink, Utf16Pairs, Utf8Pairs,
 };
-use crate::tables::gb18030::{GB18030_DECODE, GB18030_ENCODE, GB18030_RANGES};
-
-/// "index gb18030 ranges code point" for `pointer`.
-#[inline]
-pub(crate) fn ranges_code_point(pointer: u32) -> Option<u32> {
-    // 1. If pointer is greater than 39419 and less than 189000, or pointer is greater than
-    //    1237575, then return null.
-    if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
-        return None;
-    }
-    // 2. If pointer is 7457, then return code point U+E7C7.
-    if pointer == 7457 {
-        return Some(0xE7C7);
-    }
-    // 3. Let offset be the last pointer in index gb18030 ranges that is less than or equal to
-    //    pointer and let codePointOffset be its corresponding code point. (The first entry
-    //    has pointer 0, so there always is one.)
-    let i = GB18030_RANGES.partition_point(|&(p, _)| p <= pointer) - 1;
-    let (offset, code_point_offset) = GB18030_RANGES[i];
-    // 4. Return a code point whose value is codePointOffset + pointer − offset.
-    Some(code_point_offset + pointer - offset)
-}
-
-/// "index gb18030 ranges pointer" for `code_point` (at least U+0080).
-#[inline]
-pub(crate) fn ranges_pointer(code_point: u32) -> u32 {
-    // 1. If codePoint is U+E7C7, then return pointer 7457.
-    if code_point == 0xE7C7 {
-        return 7457;
-    }
-    // 2. Let offset be the last code point in index gb18030 ranges that is less than or equal
-    //    to codePoint and let pointerOffset be its corresponding pointer.
-    let i = GB18030_RANGES.partition_point(|&(_, c)| c <= code_point) - 1;
-    let (pointer_offset, offset) = GB18030_RANGES[i];
-    // 3. Return a pointer whose value is pointerOffset + codePoint − offset.
-    pointer_offset + code_point - offset
-}
+#[cfg(test)]
+use crate::tables::gb18030::GB18030_RANGES;
+use crate::tables::gb18030::{ranges_code_point, ranges_pointer, GB18030_DECODE, GB18030_ENCODE};
 
 /// The four-byte pointer of the decoder's step 3.2: ((first − 0x81) × (10 × 126 × 10)) +
 /// ((second − 0x30) × (10 × 126)) + ((third − 0x81) × 10) + byte − 0x30.

@@ -390,9 +390,12 @@ pub(crate) const fn utf8_3(lead: u8, c1: u8, c2: u8) -> u32 {
 pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
     let b0 = s[i] as u32;
     if b0 < 0xE0 {
-        (utf8_2(s[i], s[i + 1]), 2)
+        (((b0 & 0x1F) << 6) | (s[i + 1] as u32 & 0x3F), 2)
     } else if b0 < 0xF0 {
-        (utf8_3(s[i], s[i + 1], s[i + 2]), 3)
+        (
+            ((b0 & 0x0F) << 12) | ((s[i + 1] as u32 & 0x3F) << 6) | (s[i + 2] as u32 & 0x3F),
+            3,
+        )
     } else {
         (
             ((b0 & 0x07) << 18)

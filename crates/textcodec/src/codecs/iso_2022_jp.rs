@@ -2,8 +2,8 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{utf8_2, utf8_3, Sink};
-use super::multibyte::index_code_point;
+use super::handles::Sink;
+use crate::tables::index_code_point;
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 
@@ -674,9 +674,14 @@ impl EncodeHandler for Iso2022JpEncoder {
             let (cp, len) = if b < 0x80 {
                 (b as u32, 1)
             } else if b < 0xE0 {
-                (utf8_2(b, s[r + 1]), 2)
+                (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
             } else if b < 0xF0 {
-                (utf8_3(b, s[r + 1], s[r + 2]), 3)
+                (
+                    ((b as u32 & 0x0F) << 12)
+                        | ((s[r + 1] as u32 & 0x3F) << 6)
+                        | (s[r + 2] as u32 & 0x3F),
+                    3,
+                )
             } else {
                 // Supplementary: never in index jis0208.
                 break;

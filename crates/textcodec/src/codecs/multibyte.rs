@@ -6,16 +6,7 @@
 #[cfg(test)]
 use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{utf8_2, utf8_3, Sink, Source, Utf16Sink, Utf8Sink};
-
-/// The "index code point" for `pointer` in `index` (`None` for null or out of range).
-#[inline(always)]
-pub(crate) fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
-    match index.get(pointer) {
-        Some(&cp) if cp != 0 => Some(cp as u32),
-        _ => None,
-    }
-}
+use super::handles::{Sink, Source, Utf16Sink, Utf8Sink};
 
 /// The decoder fast path shared by EUC-JP, Shift_JIS and EUC-KR from the initial state:
 /// ASCII runs, and the non-ASCII sequences `seq` decodes (`seq(src, i)`: the code point and
@@ -569,9 +560,14 @@ pub(crate) fn run_mapped_utf8(
         }
         // `src` is valid UTF-8 and `r` is a character boundary.
         let (cp, len) = if b < 0xE0 {
-            (utf8_2(b, s[r + 1]), 2)
+            (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
         } else if b < 0xF0 {
-            (utf8_3(b, s[r + 1], s[r + 2]), 3)
+            (
+                ((b as u32 & 0x0F) << 12)
+                    | ((s[r + 1] as u32 & 0x3F) << 6)
+                    | (s[r + 2] as u32 & 0x3F),
+                3,
+            )
         } else {
             // Supplementary: never mappable in these encodings.
             break;

@@ -3,9 +3,10 @@
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::Sink;
 use super::multibyte::{
-    index_code_point, run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, MapEncoder,
-    Mapped, Utf16Pairs, Utf8Pairs,
+    run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, MapEncoder, Mapped, Utf16Pairs,
+    Utf8Pairs,
 };
+use crate::tables::index_code_point;
 use crate::tables::jis0208::{JIS0208_DECODE, SHIFT_JIS_ENCODE};
 
 /// The Shift_JIS decoder's state: "Shift_JIS leading".

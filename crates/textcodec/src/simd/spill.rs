@@ -1,6 +1,6 @@
 //! The caller's values that a kernel's fixed-size stores overwrite past its output, kept and
 //! put back: no unit of a caller's buffer past what a call reports as written is modified
-//! (API.md, "Streaming decoding"), while the kernels keep their wide stores, which write a
+//! (the crate documentation, "Streaming"), while the kernels keep their wide stores, which write a
 //! whole vector or word and count only its first units.
 
 use core::mem::MaybeUninit;

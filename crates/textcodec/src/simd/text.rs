@@ -3,8 +3,7 @@
 //!
 //! The hooks ("decode", "UTF-8 decode", "encode") and `Decoder::decode_to_string` use these
 //! in place of `core::str::from_utf8`, whose byte-at-a-time validation of non-ASCII text cost
-//! more than the decoding itself (callgrind, ru.txt windows-1251 through `decode`: 4.9M
-//! instructions in `from_utf8` against 1.8M in the decoder).
+//! more than the decoding itself (BENCHMARKS.md, "Measurements behind the code").
 
 /// The ASCII kernels copy as they check; the scan hands them a small scratch buffer that
 /// stays in L1, so it costs the check and a cache-resident store.

@@ -37,3 +37,12 @@ impl PageTable {
         v.checked_sub(1)
     }
 }
+
+/// The "index code point" for `pointer` in `index` (`None` for null or out of range).
+#[inline(always)]
+pub fn index_code_point(index: &[u16], pointer: usize) -> Option<u32> {
+    match index.get(pointer) {
+        Some(&cp) if cp != 0 => Some(cp as u32),
+        _ => None,
+    }
+}

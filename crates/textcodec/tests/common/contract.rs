@@ -1,4 +1,4 @@
-//! The streaming API contract (API.md, "Streaming decoding" / "Streaming encoding"), checked on
+//! The streaming API contract (the crate documentation, "Streaming"), checked on
 //! every call of a stream split into chunks, and the independent expectation it is compared
 //! with.
 //!
@@ -313,7 +313,7 @@ pub struct Expected<T> {
 /// Compares the errors of a trace with the expected ones. An error at input position `p`
 /// reported by a call whose `src` starts at `base` has `read == p - base`; when `p < base`
 /// (bytes the spec restores to the input arrived in an earlier call and the decoder holds
-/// them), `read == 0` (API.md).
+/// them), `read == 0` (the crate documentation, "Streaming").
 pub fn compare_errors(got: &[ErrorAt], want: &[(usize, usize)]) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(

@@ -1018,7 +1018,7 @@ pub fn spec_encode(enc: &'static Encoding, text: &str) -> (Vec<u8>, Vec<char>) {
 /// The spec's BOM handling before "process a queue", on `bytes`: "decode" for
 /// `BomHandling::Sniff` ("BOM sniff" peeks at three bytes; a BOM found overrides the encoding
 /// and its bytes are read), "UTF-8 decode" for `Strip` (a BOM of the encoding itself, UTF-8's
-/// or, as API.md extends it, UTF-16BE's or UTF-16LE's, is read), none for `Keep`. Returns the
+/// or, as textcodec extends it, UTF-16BE's or UTF-16LE's, is read), none for `Keep`. Returns the
 /// encoding to decode with and the number of bytes read.
 pub fn spec_bom(
     enc: &'static Encoding,
