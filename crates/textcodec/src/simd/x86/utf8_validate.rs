@@ -550,18 +550,24 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY.
+    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY; `tail`
+    // keeps the caller's four bytes that the last block overwrites (read before any store
+    // of this copy reaches them), once per copy rather than once per block.
     let copy_blocks = |g: usize, len: usize| {
-        if !COPY {
+        if !COPY || len == 0 {
             return;
         }
+        // SAFETY: g + len <= n = src.len() <= dst.len() (with COPY, the caller's contract)
+        // and len >= 64; an unaligned load.
+        tail.set(unsafe { core::ptr::read_unaligned(d.add(g + len - 4) as *const u32) });
         for j in (g..g + len).step_by(64) {
             // SAFETY: j + 64 <= g + len <= n = src.len() (<= dst.len() with COPY, the
             // caller's contract); unaligned loads and stores.
             unsafe {
                 let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
                 let b = _mm256_loadu_si256(s.add(j + 32) as *const __m256i);
-                store64_if::<COPY>(d, j, a, b, tail);
+                _mm256_storeu_si256(d.add(j) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(j + 32) as *mut __m256i, b);
             }
         }
     };
