@@ -187,7 +187,11 @@ impl Window {
     /// the block of [`before`](Window::before) from `w` (`w <= o <= w + 32`).
     #[inline]
     pub(crate) fn restore_block(&self, dst: &mut [u8], w: usize, o: usize) {
-        dst[o..w + 64].copy_from_slice(&self.kept[o - w..]);
+        // Two fixed-size copies, `o..o + 32` and `w + 32..w + 64` (overlapping with the
+        // same values), rather than a call to `memcpy`.
+        let head: &[u8; 32] = self.kept[(o - w).min(32)..][..32].try_into().unwrap();
+        dst[o..o + 32].copy_from_slice(head);
+        dst[w + 32..w + 64].copy_from_slice(&self.kept[32..]);
     }
 
     /// Puts back the caller's values past the output's end `w` between blocks.

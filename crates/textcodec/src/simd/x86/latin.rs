@@ -407,12 +407,14 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
                 let out = low[cp & 0x7FF];
                 if b >= 0xE0 || out == 0 {
                     // w <= o <= w + 32 and w + 64 <= m: the caller's values of
-                    // `o..w + 64` put back.
-                    core::ptr::copy_nonoverlapping(
-                        kept.as_ptr().add(o - w),
-                        d.add(o),
-                        64 - (o - w),
-                    );
+                    // `o..w + 64` put back, by two fixed-size copies (`o..o + 32` and
+                    // `w + 32..w + 64`, which overlap with the same values) rather than a
+                    // call to `memcpy`.
+                    let k = kept.as_ptr();
+                    let head = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
+                    core::ptr::write_unaligned(d.add(o) as *mut [u8; 32], head);
+                    let rest = core::ptr::read_unaligned(k.add(32) as *const [u8; 32]);
+                    core::ptr::write_unaligned(d.add(w + 32) as *mut [u8; 32], rest);
                     return (i, o);
                 }
                 *d.add(o) = out;
