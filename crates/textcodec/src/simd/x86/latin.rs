@@ -8,7 +8,7 @@ use crate::simd::Latin1Set;
 /// Narrows the prefix of `src` whose units are ASCII or in `lo..=hi` into `dst` (SSE2);
 /// returns its length. Stops exactly at the first other unit; nothing after the prefix is
 /// written. `lo..=hi` must lie within U+0000..=U+00FF.
-#[inline]
+#[inline(never)]
 pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -> usize {
     let (lo, hi) = (set.lo, set.hi);
     let n = src.len();
