@@ -22,6 +22,7 @@ Workloads:
 
 import argparse
 import math
+import os
 import pathlib
 import time
 
@@ -179,55 +180,86 @@ def batch_rows(n):
     return items, labs, [codecs[l] for l in labs]
 
 
+def wall(fn, rounds):
+    """Best wall time per call of `fn` and, in that round, the process's CPU time / wall
+    time (how many cores the call kept busy)."""
+    n = best(fn, rounds, target=0.2)
+    t, par = math.inf, 0.0
+    for _ in range(rounds):
+        c0, w0 = time.process_time(), time.perf_counter()
+        for _ in range(n):
+            fn()
+        w = (time.perf_counter() - w0) / n
+        if w < t:
+            t, par = w, (time.process_time() - c0) / (w * n)
+    return t, par
+
+
 def batch_table(rounds):
     items, labels, pycodecs = batch_rows(20000)
     total = sum(map(len, items))
     arr = pa.array(items, pa.binary())
     lab_arr = pa.array(labels)
     print(f"### Batches: 20,000 rows of 8 encodings, {total / 1e6:.1f} MB\n")
-    print("| workload | MB/s | against the Python loop | CPU time / wall time |")
-    print("|---|---:|---:|---:|")
+    print("One thread, in the thread's CPU time, against a Python loop over `bytes.decode` (Python's")
+    print("nearest codecs), side by side:\n")
+    print("| workload | MB/s | against the Python loop |")
+    print("|---|---:|---:|")
     loop = lambda: [b.decode(c, "replace") for b, c in zip(items, pycodecs)]  # noqa: E731
     work = [
         ("textcodec.decode in a Python loop", lambda: [textcodec.decode(b, l) for b, l in zip(items, labels)]),
         ("decode_many(list), 1 thread", lambda: textcodec.decode_many(items, labels, threads=1)),
-        ("decode_many(list), 2 threads", lambda: textcodec.decode_many(items, labels, threads=2)),
         ("decode_many(pyarrow), 1 thread", lambda: textcodec.decode_many(arr, lab_arr, threads=1)),
-        ("decode_many(pyarrow), 2 threads", lambda: textcodec.decode_many(arr, lab_arr, threads=2)),
     ]
-    base = None
-    per = {}
+    base = math.inf
     for what, fn in work:
-        tp, tt = compare(loop, fn, rounds, clock=time.perf_counter)
-        base = tp if base is None else min(base, tp)
-        per[what] = tt
-        # How many cores the call kept busy: process CPU time over wall time, best round.
-        par = 0.0
-        for _ in range(rounds):
-            c0, w0 = time.process_time(), time.perf_counter()
-            fn()
-            par = max(par, (time.process_time() - c0) / (time.perf_counter() - w0))
-        print(f"| {what} | {mbps(total, tt)} | {tp / tt:.2f} | {par:.2f} |")
-    print(f"| Python loop (`bytes.decode`, Python's nearest codecs) | {mbps(total, base)} | 1.00 | |")
-    print(
-        f"\ndecode_many, 2 threads against 1 (wall time): list {per['decode_many(list), 1 thread'] / per['decode_many(list), 2 threads']:.2f}x, "
-        f"pyarrow {per['decode_many(pyarrow), 1 thread'] / per['decode_many(pyarrow), 2 threads']:.2f}x.\n"
-    )
+        tp, tt = compare(loop, fn, rounds)
+        base = min(base, tp)
+        print(f"| {what} | {mbps(total, tt)} | {tp / tt:.2f} |")
+    print(f"| Python loop (`bytes.decode`, Python's nearest codecs) | {mbps(total, base)} | 1.00 |\n")
+    scaling_table(rounds, items, labels, arr, lab_arr, total)
+
+
+def scaling_table(rounds, items=None, labels=None, arr=None, lab_arr=None, total=None):
+    if items is None:
+        items, labels, _ = batch_rows(20000)
+        total = sum(map(len, items))
+        arr, lab_arr = pa.array(items, pa.binary()), pa.array(labels)
+    cores = os.cpu_count() or 1
+    counts = sorted({1, 2, cores})
+    load0 = os.getloadavg()
+    print(f"decode_many on threads, in wall time (best of {rounds} rounds of about 200 ms), with the")
+    print(f"process's CPU time / wall time; os.cpu_count() = {cores}:\n")
+    print("| input | threads | MB/s | against 1 thread | CPU time / wall time |")
+    print("|---|---:|---:|---:|---:|")
+    for what, fn in [
+        ("list", lambda k: textcodec.decode_many(items, labels, threads=k)),
+        ("pyarrow", lambda k: textcodec.decode_many(arr, lab_arr, threads=k)),
+    ]:
+        one = None
+        for k in counts:
+            t, par = wall(lambda: fn(k), rounds)
+            one = one or t
+            print(f"| {what} | {k} | {mbps(total, t)} | {one / t:.2f} | {par:.2f} |")
+    load1 = os.getloadavg()
+    print(f"\nLoad average (1 min) before and after: {load0[0]:.2f}, {load1[0]:.2f}.\n")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="2 rounds")
+    ap.add_argument("--only", choices=["utf8", "legacy", "batch", "scaling"], help="one table")
     args = ap.parse_args()
     rounds = 2 if args.quick else args.rounds
     import platform
     import sys
 
     print(f"Python {sys.version.split()[0]} ({platform.machine()}), textcodec {textcodec.__name__}, pyarrow {pa.__version__}, {rounds} rounds\n")
-    utf8_table(rounds)
-    legacy_table(rounds)
-    batch_table(rounds)
+    tables = {"utf8": utf8_table, "legacy": legacy_table, "batch": batch_table, "scaling": scaling_table}
+    for name, table in tables.items():
+        if args.only in (None, name) and not (args.only is None and name == "scaling"):
+            table(rounds)
 
 
 if __name__ == "__main__":

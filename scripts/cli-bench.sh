@@ -3,6 +3,7 @@
 # side by side, on ~100 MB inputs built from the Wikipedia corpus. Prints a markdown table.
 #
 #   scripts/cli-bench.sh [SIZE_MB]        # default 100; RUNS=5 by default
+#   DENSE_ONLY=1 scripts/cli-bench.sh     # only the error-dense inputs (no iconv/uconv needed)
 #
 # Tools:
 #   iconv      glibc, normally present (package libc-bin)
@@ -17,8 +18,8 @@
 # MB/s counts input megabytes (10^6 bytes) per second of wall-clock time, median of RUNS.
 #
 # Then error-dense inputs, generated here (SIZE_MB of one pattern repeated, every sequence
-# malformed): UTF-8 0x80, Shift_JIS 0xA0, UTF-16LE lone surrogates (00 D8), EUC-KR 0xFF and
-# gb18030 0x80, decoded to UTF-8 with replacement (the default `--invalid replace`, which also
+# malformed; the patterns of the library's dense-* benchmarks and a few more), decoded to UTF-8
+# with replacement (the default `--invalid replace`, which also
 # counts the errors and finds the first one's offset for the warning). textcodec alone: iconv
 # stops at the first error (`-c` drops the bytes instead: another output).
 set -euo pipefail
@@ -30,7 +31,10 @@ RUNS=${RUNS:-5}
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 BENCH_DIR=${BENCH_DIR:-$TARGET_DIR/cli-bench}
 
-for tool in iconv uconv python3; do
+DENSE_ONLY=${DENSE_ONLY:-0}
+tools="iconv uconv python3"
+[ "$DENSE_ONLY" = 1 ] && tools=python3
+for tool in $tools; do
     if ! command -v "$tool" >/dev/null; then
         case $tool in
             uconv) echo "uconv not found: apt-get install -y icu-devtools" >&2 ;;
@@ -72,7 +76,8 @@ command -v hyperfine >/dev/null && HAVE_HYPERFINE=1
 
 RESULTS=$BENCH_DIR/results.tsv
 : >"$RESULTS"
-for case in "${CASES[@]}"; do
+[ "$DENSE_ONLY" = 1 ] && CASES=()
+for case in ${CASES[@]+"${CASES[@]}"}; do
     IFS='|' read -r name label lang iconv_name uconv_name <<<"$case"
     input=$BENCH_DIR/$label.${SIZE_MB}mb.txt
     if [ ! -s "$input" ]; then
@@ -120,23 +125,34 @@ EOF
 done
 
 # Error-dense inputs: name | label | byte pattern (a Python bytes literal)
+# (gb18030's 0x80 is not one: it decodes to U+20AC.)
 DENSE=(
-    "UTF-8 0x80|utf-8|b'\x80'"
-    "Shift_JIS 0xA0|shift_jis|b'\xa0'"
-    "UTF-16LE lone surrogates|utf-16le|b'\x00\xd8'"
-    "EUC-KR 0xFF|euc-kr|b'\xff'"
-    "gb18030 0x80|gb18030|b'\x80'"
+    "UTF-8 80|utf-8|b'\x80'"
+    "UTF-8 E3 81 41|utf-8|b'\xe3\x81\x41'"
+    "Shift_JIS A0|shift_jis|b'\xa0'"
+    "Shift_JIS 82 20|shift_jis|b'\x82\x20'"
+    "EUC-JP A4 20|euc-jp|b'\xa4\x20'"
+    "EUC-KR FF|euc-kr|b'\xff'"
+    "Big5 A4 20|big5|b'\xa4\x20'"
+    "gb18030 FF|gb18030|b'\xff'"
+    "gb18030 81 30 81 20|gb18030|b'\x81\x30\x81\x20'"
+    "UTF-16LE lone high surrogates 00 D8|utf-16le|b'\x00\xd8'"
+    "UTF-16LE lone low surrogates 00 DC|utf-16le|b'\x00\xdc'"
+    "UTF-16LE high surrogate + ASCII 00 D8 41 00|utf-16le|b'\x00\xd8\x41\x00'"
+    "ISO-2022-JP bad escape 1B 28 5A|iso-2022-jp|b'\x1b\x28\x5a'"
+    "windows-1253 AA (unmapped)|windows-1253|b'\xaa'"
 )
 DENSE_RESULTS=$BENCH_DIR/dense.tsv
 : >"$DENSE_RESULTS"
 for case in "${DENSE[@]}"; do
     IFS='|' read -r name label pattern <<<"$case"
-    input=$BENCH_DIR/dense.$label.${SIZE_MB}mb.bin
+    key=$(printf '%s' "$name" | tr -c 'A-Za-z0-9' '_')
+    input=$BENCH_DIR/dense.$key.${SIZE_MB}mb.bin
     if [ ! -s "$input" ]; then
         python3 -c "import sys; p = $pattern; open(sys.argv[1], 'wb').write(p * ($SIZE_MB * 1000 * 1000 // len(p)))" "$input"
     fi
     bytes=$(stat -c %s "$input")
-    json=$BENCH_DIR/dense.$label.json
+    json=$BENCH_DIR/dense.$key.json
     cmd_tc="$TC decode -q -e $label $input"
     if [ $HAVE_HYPERFINE = 1 ]; then
         hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$json" -n textcodec "$cmd_tc" >&2
@@ -159,18 +175,19 @@ done
 python3 - "$RESULTS" "$RUNS" "$DENSE_RESULTS" <<'EOF'
 import json, statistics, sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
-print()
-print("| conversion to UTF-8 | input MB | textcodec MB/s | iconv MB/s | uconv MB/s | textcodec vs iconv | uconv vs iconv | same output (iconv, uconv) |")
-print("|---|---:|---:|---:|---:|---:|---:|---|")
-for name, size, path, si, su in rows:
-    mb = int(size) / 1e6
-    speed = {}
-    for r in json.load(open(path))["results"]:
-        speed[r["command"]] = mb / statistics.median(r["times"])
-    t, i, u = speed["textcodec"], speed["iconv"], speed["uconv"]
-    print(f"| {name} | {mb:.0f} | {t:.0f} | {i:.0f} | {u:.0f} | {t / i:.2f}x | {u / i:.2f}x | {si}, {su} |")
-print()
-print(f"Median of {sys.argv[2]} runs, whole process, output to /dev/null.")
+if rows:
+  print()
+  print("| conversion to UTF-8 | input MB | textcodec MB/s | iconv MB/s | uconv MB/s | textcodec vs iconv | uconv vs iconv | same output (iconv, uconv) |")
+  print("|---|---:|---:|---:|---:|---:|---:|---|")
+  for name, size, path, si, su in rows:
+      mb = int(size) / 1e6
+      speed = {}
+      for r in json.load(open(path))["results"]:
+          speed[r["command"]] = mb / statistics.median(r["times"])
+      t, i, u = speed["textcodec"], speed["iconv"], speed["uconv"]
+      print(f"| {name} | {mb:.0f} | {t:.0f} | {i:.0f} | {u:.0f} | {t / i:.2f}x | {u / i:.2f}x | {si}, {su} |")
+  print()
+  print(f"Median of {sys.argv[2]} runs, whole process, output to /dev/null.")
 print()
 print("| error-dense input, decoded to UTF-8 with U+FFFD | input MB | textcodec MB/s |")
 print("|---|---:|---:|")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Export training statistics from Lingua's language models into data/detect/train/.
 
-wordfreq has no Estonian, Welsh, Irish or Esperanto, and no Serbian in Cyrillic letters.
+wordfreq has no Estonian, Welsh, Irish, Esperanto, Belarusian or Azerbaijani, and no Serbian in
+Cyrillic letters.
 Lingua (a language identifier, https://github.com/pemistahl/lingua-rs) publishes, per
 language, a crate of character n-gram statistics counted over about a million sentences of
 news and Web text from the Leipzig Corpora Collection, and a thousand of those sentences as
@@ -24,7 +25,7 @@ how many were. (The n-gram statistics are counts of letter pairs over millions o
 a sentence of the declaration among them, if any, weighs nothing.)
 
     mkdir /tmp/lingua && cd /tmp/lingua && cargo init -q --name fetch
-    for l in estonian welsh irish esperanto serbian; do
+    for l in estonian welsh irish esperanto serbian belarusian azerbaijani; do
         cargo add -q lingua-$l-language-model@=1.0.0; done
     cargo fetch
     python3 scripts/export_detect_training_lingua.py \\
@@ -53,7 +54,15 @@ CRATES = {
     "ga": ("irish", "02224904ee01a4c26a64e41f1f4afa0d34d2f4f1e6ceb1990df5fc6d7db1b488"),
     "eo": ("esperanto", "3b37315aafae3ae8b5222f0d54a34d1d8380e44f20728303083f831e68797232"),
     "sr": ("serbian", "8538cf1dabf39c8ddcf24a6dac57405616524bf058bf67ee812861093684cc9f"),
+    "be": ("belarusian", "924adbb7acf2028f004071d8258e82763763606a710a0622cdc53e4f0f2ebd43"),
+    "az": ("azerbaijani", "aa65693c7e993ffdc08750ec0588109f6158994ced690a19ec47eb23042a2395"),
 }
+
+# Azerbaijani's schwa (ə, Ə) is in no legacy encoding: its legacy text is windows-1254
+# (Turkish) with the schwa as a numeric character reference, as browsers send characters a
+# page's encoding lacks. The statistics are of that form (as the Vietnamese ones are of
+# windows-1258's): the schwa becomes "&#601;", ASCII.
+FORMS = {"az": lambda s: s.replace("\u0259", "&#601;").replace("\u018f", "&#399;")}
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "data", "detect", "train")
 SHARED_WORDS = 6
@@ -141,6 +150,18 @@ def main():
         total = sum(joint.values())
         for g, p in joint.items():
             counts[g] += p / total * within
+        if code in FORMS:
+            # The bigrams of the letters' form: bigram ab becomes the pairs within a's form
+            # (each character is the first of one bigram) and the pair of the last of a's
+            # form and the first of b's.
+            form = FORMS[code]
+            formed = collections.Counter()
+            for k, v in counts.items():
+                fa, fb = form(k[0]), form(k[1])
+                for x, y in zip(fa, fa[1:]):
+                    formed[x + y] += v
+                formed[fa[-1] + fb[0]] += v
+            counts = formed
         total = sum(counts.values())
         rows = [(k, round(v / total * 1e9)) for k, v in counts.items()]
         rows = [(k, v) for k, v in rows if v >= 1]

@@ -31,20 +31,20 @@ const MAX_COST: u8 = 254;
 const IMPOSSIBLE: u8 = 255;
 
 /// The alphabetic languages, in model order (wordfreq's codes; `sh` is Serbo-Croatian in
-/// Latin letters, `sr` Serbian in Cyrillic ones; `et`, `cy`, `ga`, `eo` and `sr` are from
-/// Lingua's models, `fo`, `gd` and `mt` from the CLDR, `th` from pythainlp). The Latin-script
-/// ones come first (see `LATIN`).
-const ALPHABETIC: [&str; 42] = [
+/// Latin letters, `sr` Serbian in Cyrillic ones; `et`, `cy`, `ga`, `eo`, `az`, `sr` and `be`
+/// are from Lingua's models, `fo`, `gd` and `mt` from the CLDR, `th` from pythainlp). The
+/// Latin-script ones come first (see `LATIN`).
+const ALPHABETIC: [&str; 44] = [
     "en", "de", "fr", "es", "pt", "it", "nl", "ca", "sv", "da", "nb", "fi", "is", "pl", "cs", "sk",
-    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "ru",
-    "uk", "bg", "mk", "sr", "el", "he", "ar", "fa", "ur", "th",
+    "sl", "hu", "ro", "sh", "lt", "lv", "tr", "vi", "et", "fo", "cy", "gd", "ga", "mt", "eo", "az",
+    "ru", "uk", "bg", "mk", "sr", "be", "el", "he", "ar", "fa", "ur", "th",
 ];
 
 /// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
 const CJK_NON_ASCII_SHARE: f64 = 0.8;
 
 /// The number of Latin-script languages at the start of [`ALPHABETIC`].
-const LATIN: usize = 31;
+const LATIN: usize = 32;
 
 /// The CJK languages and the file of their character frequencies.
 const CJK: [&str; 4] = ["zh_hans", "zh_hant", "ja", "ko"];
@@ -62,7 +62,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     ),
     ("ISO-8859-15", &["fr", "fi", "de", "nl", "et"]),
     ("macintosh", &["fr", "de", "es", "pt", "it", "sv"]),
-    ("windows-1254", &["tr"]),
+    ("windows-1254", &["tr", "az"]),
     ("ISO-8859-3", &["tr", "mt", "eo"]),
     ("ISO-8859-10", &["is", "da", "sv", "nb", "fi", "fo"]),
     ("ISO-8859-14", &["cy", "gd", "ga"]),
@@ -74,11 +74,11 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
     ("ISO-8859-4", &["lt", "lv", "et"]),
     ("windows-1258", &["vi"]),
     ("windows-874", &["th"]),
-    ("windows-1251", &["ru", "uk", "bg", "mk", "sr"]),
+    ("windows-1251", &["ru", "uk", "bg", "mk", "sr", "be"]),
     ("KOI8-R", &["ru", "bg"]),
     ("KOI8-U", &["uk", "ru"]),
-    ("ISO-8859-5", &["ru", "bg", "mk", "sr"]),
-    ("IBM866", &["ru", "uk"]),
+    ("ISO-8859-5", &["ru", "bg", "mk", "sr", "be"]),
+    ("IBM866", &["ru", "uk", "be"]),
     ("x-mac-cyrillic", &["ru", "uk", "bg"]),
     ("windows-1253", &["el"]),
     ("ISO-8859-7", &["el"]),
@@ -90,7 +90,7 @@ pub const SINGLE_BYTE_CANDIDATES: [(&str, &[&str]); 27] = [
 
 /// The prior, P(language) P(encoding | language). How much of the legacy Web each language
 /// had: relative weights, hand-set from the languages' shares of Web content.
-const LANGUAGE_WEIGHT: [(&str, f64); 46] = [
+const LANGUAGE_WEIGHT: [(&str, f64); 48] = [
     ("et", 0.2),
     ("fo", 0.02),
     ("cy", 0.1),
@@ -121,12 +121,14 @@ const LANGUAGE_WEIGHT: [(&str, f64); 46] = [
     ("lt", 0.3),
     ("lv", 0.2),
     ("tr", 2.0),
+    ("az", 0.2),
     ("vi", 1.5),
     ("ru", 6.0),
     ("uk", 1.0),
     ("bg", 0.5),
     ("mk", 0.1),
     ("sr", 0.3),
+    ("be", 0.2),
     ("el", 0.6),
     ("he", 0.5),
     ("ar", 1.0),
@@ -228,13 +230,13 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("ar", &["es"], "windows-1252"),
     ("at", &["de"], "windows-1252"),
     ("au", &["en"], "windows-1252"),
-    ("az", &["tr"], "windows-1254"),
+    ("az", &["az", "ru"], "windows-1254"),
     ("ba", &["sh", "sr"], "windows-1250"),
     ("be", &["nl", "fr"], "windows-1252"),
     ("bg", &["bg"], "windows-1251"),
     ("bh", &["ar"], "windows-1256"),
     ("br", &["pt"], "windows-1252"),
-    ("by", &["ru"], "windows-1251"),
+    ("by", &["be", "ru"], "windows-1251"),
     ("ca", &["en", "fr"], "windows-1252"),
     ("cat", &["ca"], "windows-1252"),
     ("ch", &["de", "fr", "it"], "windows-1252"),
@@ -312,7 +314,7 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("tr", &["tr"], "windows-1254"),
     ("tw", &["zh_hant"], "Big5"),
     ("ua", &["uk", "ru"], "windows-1251"),
-    ("uk", &["en"], "windows-1252"),
+    ("uk", &["en", "cy", "gd"], "windows-1252"),
     ("us", &["en"], "windows-1252"),
     ("uy", &["es"], "windows-1252"),
     ("ve", &["es"], "windows-1252"),
@@ -322,8 +324,9 @@ const TLDS: &[(&str, &[&str], &str)] = &[
     ("za", &["en"], "windows-1252"),
 ];
 
-/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation,
-/// followed as a space is; closing punctuation, separators and symbols, followed by a space
+/// Non-ASCII punctuation of text in any language, in four classes: opening punctuation and
+/// the symbols written before a unit's letters (the degree sign of 20 °C and 45°N, the micro
+/// sign of µm), followed as a space is; closing punctuation, separators and symbols, followed by a space
 /// far more often than by a letter (the ordinal indicators ª and º among them: 1.º, 2ª; the
 /// middle dot between menu items); each common or uncommon. Others are rare.
 const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
@@ -332,7 +335,7 @@ const OPENING_COMMON: [u32; 3] = [0xAB, 0x201C, 0x201E];
 fn is_ascii_like(c: char) -> bool {
     c == '\u{A0}'
 }
-const OPENING_UNCOMMON: [u32; 5] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039];
+const OPENING_UNCOMMON: [u32; 7] = [0xA1, 0xBF, 0x2018, 0x201A, 0x2039, 0xB0, 0xB5];
 const CLOSING_COMMON: [u32; 9] = [
     0xBB, 0x2013, 0x2014, 0x201D, 0x2026, 0x20AC, 0xAA, 0xBA, 0xB7,
 ];
@@ -341,8 +344,8 @@ const CLOSING_COMMON: [u32; 9] = [
 /// languages whose words have it (as often as a letter of their alphabet needs), punctuation
 /// in the others.
 const JOINING: [char; 1] = ['\u{B7}'];
-const CLOSING_UNCOMMON: [u32; 13] = [
-    0xA3, 0xA7, 0xA9, 0xAE, 0xB0, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
+const CLOSING_UNCOMMON: [u32; 12] = [
+    0xA3, 0xA7, 0xA9, 0xAE, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
 
 /// The punctuation class (0 to 3 as above) of a character, if any.

@@ -145,19 +145,32 @@ fn decode_part<O: OffsetSizeTrait>(
     fatal: bool,
 ) -> Part {
     // Room for about twice the input up front (UTF-8 of CJK text is 1.5 times its legacy
-    // bytes), so that the buffer seldom moves; each row gets the worst case for it, zeroed,
-    // and keeps what it wrote.
+    // bytes), zeroed once, so that the buffer seldom moves; each row is given the worst case
+    // for it from that room (grown, and zeroed, only when it is short) and keeps what it wrote.
     let input: usize = range
         .clone()
         .map(|i| rows.get(i).map_or(0, <[u8]>::len))
         .sum();
-    let mut bytes: Vec<u8> = Vec::with_capacity(2 * input + 64);
+    let mut bytes: Vec<u8> = vec![0; 2 * input + 64];
+    let mut used = 0;
     let mut ends = Vec::with_capacity(range.len());
+    let failed = |mut bytes: Vec<u8>, used, ends, i| {
+        bytes.truncate(used);
+        Part {
+            bytes,
+            ends,
+            failed: Some(i),
+        }
+    };
     for i in range {
         if let Some(row) = rows.get(i) {
             let enc = encs.get(i);
             if batch::ascii_passthrough(enc, row) {
-                bytes.extend_from_slice(row);
+                if bytes.len() < used + row.len() {
+                    bytes.resize((used + row.len()).max(2 * bytes.len()), 0);
+                }
+                bytes[used..used + row.len()].copy_from_slice(row);
+                used += row.len();
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {
                     error_mode: if fatal {
@@ -168,29 +181,20 @@ fn decode_part<O: OffsetSizeTrait>(
                     bom: BomHandling::Sniff,
                 });
                 let Some(max) = dec.max_utf8_buffer_length(row.len()) else {
-                    return Part {
-                        bytes,
-                        ends,
-                        failed: Some(i),
-                    };
+                    return failed(bytes, used, ends, i);
                 };
-                let used = bytes.len();
-                bytes.resize(used + max, 0);
-                match dec.decode_to_utf8(row, &mut bytes[used..], true) {
-                    Ok(p) => bytes.truncate(used + p.written),
-                    Err(_) => {
-                        bytes.truncate(used);
-                        return Part {
-                            bytes,
-                            ends,
-                            failed: Some(i),
-                        };
-                    }
+                if bytes.len() < used + max {
+                    bytes.resize((used + max).max(2 * bytes.len()), 0);
+                }
+                match dec.decode_to_utf8(row, &mut bytes[used..used + max], true) {
+                    Ok(p) => used += p.written,
+                    Err(_) => return failed(bytes, used, ends, i),
                 }
             }
         }
-        ends.push(bytes.len());
+        ends.push(used);
     }
+    bytes.truncate(used);
     Part {
         bytes,
         ends,
@@ -252,21 +256,15 @@ fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buff
         offsets.extend(p.ends.iter().map(|&e| O::usize_as(base + e)));
         base += p.bytes.len();
     }
-    let values = if parts.len() == 1 {
-        Buffer::from_vec(
-            parts
-                .into_iter()
-                .next()
-                .map(|p| p.bytes)
-                .unwrap_or_default(),
-        )
-    } else {
-        let mut v = Vec::with_capacity(total);
-        for p in parts {
-            v.extend_from_slice(&p.bytes);
-        }
-        Buffer::from_vec(v)
-    };
+    // The first part's buffer grows to hold the others (a large buffer is moved by
+    // `mremap`, not copied): only the other parts are copied.
+    let mut parts = parts.into_iter();
+    let mut v = parts.next().map(|p| p.bytes).unwrap_or_default();
+    v.reserve_exact(total - v.len());
+    for p in parts {
+        v.extend_from_slice(&p.bytes);
+    }
+    let values = Buffer::from_vec(v);
     // Offsets made from increasing ends, starting at 0.
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), values))
 }
@@ -428,7 +426,7 @@ fn one_array<'py>(
             } else {
                 parts
             };
-            let (offsets, values) = join::<$o>(parts)?;
+            let (offsets, values) = py.detach(|| join::<$o>(parts))?;
             let nulls = out_nulls(rows.nulls);
             let dt = match (decoding, large) {
                 (true, false) => DataType::Utf8,
@@ -490,7 +488,7 @@ fn slow_part<O: OffsetSizeTrait>(
                 e
             };
             if decoding {
-                let (s, _, _) =
+                let s =
                     crate::decode::decode_any(py, encs.get(i), row, false, errors).map_err(note)?;
                 match crate::ffi::utf8_of(&s) {
                     Some(t) => bytes.extend_from_slice(t.as_bytes()),

@@ -1,21 +1,24 @@
 //! `decode_many` and `encode_many`: many inputs in one call, decoded or encoded without the
 //! GIL, on several threads for large batches, each row with the same label or its own.
 //!
-//! Lists: the rows are decoded to UTF-16 on the threads, then (with the GIL) copied into new
-//! strings of the right kind. pyarrow arrays: see `arrow.rs`.
+//! Lists: the rows are decoded on the threads, without the GIL, into arenas that hold each
+//! row in the form of the string CPython will keep (`row.rs`); the calling thread, with the
+//! GIL, makes the strings (one allocation and one copy each) of each chunk of rows as soon as
+//! it is decoded, while the threads decode the next ones. pyarrow arrays: see `arrow.rs`.
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 
-use pyo3::exceptions::{PyLookupError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use textcodec::{
-    BomHandling, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode, Encoding, ISO_2022_JP,
-};
+use textcodec::{Encoder, EncoderErrorMode, Encoding, ISO_2022_JP};
 
-use crate::ffi::{self, Bytes, SendSlice, Units};
-use crate::text::{Class, Scan};
+use crate::ffi::{self, Bytes, SendSlice};
+use crate::row::{self, Arena, RowText};
 use crate::{expect_str, PyEncoding};
 
 /// Batches with fewer input bytes than this run on one thread.
@@ -117,28 +120,6 @@ pub(crate) fn thread_count(threads: Option<usize>, bytes: usize, rows: usize) ->
     Ok(want.min(rows).max(1))
 }
 
-/// Input bytes per thread in one chunk of a list's rows.
-const CHUNK_BYTES: usize = 1 << 20;
-
-/// The rows split into consecutive chunks of about `CHUNK_BYTES` per thread.
-fn chunks(weights: &[usize], threads: usize) -> Vec<Range<usize>> {
-    let limit = CHUNK_BYTES * threads;
-    let mut out = Vec::new();
-    let (mut start, mut acc) = (0, 0usize);
-    for (i, w) in weights.iter().enumerate() {
-        acc += w + 16;
-        if acc >= limit {
-            out.push(start..i + 1);
-            start = i + 1;
-            acc = 0;
-        }
-    }
-    if start < weights.len() || out.is_empty() {
-        out.push(start..weights.len());
-    }
-    out
-}
-
 /// Runs `f` over `weights.len()` rows split into `threads` contiguous ranges of about equal
 /// weight, each on its own thread (the first on the calling one); results in row order. A
 /// panic on a thread is resumed on the caller (and becomes a Python exception there).
@@ -181,70 +162,9 @@ pub(crate) fn parallel<T: Send>(
     })
 }
 
-/// A row's decoded text, on a worker thread.
-enum RowText {
-    /// The input bytes themselves (ASCII that the decoder maps to itself).
-    Ascii,
-    /// UTF-16 units in the worker's buffer.
-    Units {
-        start: usize,
-        len: usize,
-        scan: Scan,
-    },
-    /// A malformed sequence in fatal mode.
-    Failed,
-}
-
-struct Decoded {
-    units: Vec<u16>,
-    rows: Vec<RowText>,
-}
-
 /// Whether `enc`'s decoder maps ASCII `row` to itself.
 pub(crate) fn ascii_passthrough(enc: &'static Encoding, row: &[u8]) -> bool {
     enc.is_ascii_compatible() && enc != ISO_2022_JP && row.is_ascii()
-}
-
-fn decode_rows(rows: &[SendSlice], encs: Encs<'_>, range: Range<usize>, fatal: bool) -> Decoded {
-    let mut units: Vec<u16> = Vec::new();
-    let mut used = 0;
-    let mut out = Vec::with_capacity(range.len());
-    for i in range {
-        let row = rows[i].get();
-        let enc = encs.get(i);
-        if ascii_passthrough(enc, row) {
-            out.push(RowText::Ascii);
-            continue;
-        }
-        let mut dec = enc.new_decoder(DecoderOptions {
-            error_mode: if fatal {
-                DecoderErrorMode::Fatal
-            } else {
-                DecoderErrorMode::Replacement
-            },
-            bom: BomHandling::Sniff,
-        });
-        let Some(max) = dec.max_utf16_buffer_length(row.len()) else {
-            out.push(RowText::Failed);
-            continue;
-        };
-        if units.len() < used + max {
-            units.resize((used + max).max(2 * units.len()), 0);
-        }
-        match dec.decode_to_utf16(row, &mut units[used..used + max], true) {
-            Ok(p) => {
-                let text = &units[used..used + p.written];
-                out.push(RowText::Units {
-                    start: used,
-                    len: p.written,
-                    scan: Scan::of(text),
-                });
-                used += p.written;
-            }
-            Err(_) => out.push(RowText::Failed),
-        }
-    }
-    Decoded { units, rows: out }
 }
 
 /// A row of a list: its bytes (borrowed from an immutable `bytes`, or copied).
@@ -331,60 +251,204 @@ pub(crate) fn decode_many<'py>(
         for (i, s) in rows.slices.iter().enumerate() {
             let r = crate::decode::decode_any(py, encs.get(i), s.get(), false, errors)
                 .map_err(|e| add_row_note(py, e, i))?;
-            out.push(r.0);
+            out.push(r);
         }
         return Ok(PyList::new(py, out)?.into_any());
     }
     let fatal = matches!(policy, crate::decode::Policy::Strict);
     let weights: Vec<usize> = rows.slices.iter().map(|s| s.1).collect();
     let nthreads = thread_count(threads, weights.iter().sum(), n)?;
-    let slices = &rows.slices;
+    let chunks = chunks(&weights);
     let mut out = Vec::with_capacity(n);
-    // Rows go in chunks of about CHUNK_BYTES per thread: decoded on the threads, then made
-    // into strings, so that the UTF-16 buffers stay small and warm whatever the batch's size.
-    for chunk in chunks(&weights, nthreads) {
-        let base = chunk.start;
-        let parts = py.detach(|| {
-            parallel(&weights[chunk.clone()], nthreads, |r| {
-                decode_rows(slices, encs, r.start + base..r.end + base, fatal)
-            })
-        });
-        let mut i = base;
-        for part in &parts {
-            for row in &part.rows {
-                let s = match *row {
-                    RowText::Ascii => {
-                        let bytes = rows.slices[i].get();
-                        ffi::new_string(py, bytes.len(), Class::Ascii, |u| {
-                            if let Units::U8(d) = u {
-                                d.copy_from_slice(bytes)
-                            }
-                        })?
-                    }
-                    RowText::Units { start, len, scan } => {
-                        ffi::string_from_utf16(py, &part.units[start..start + len], scan)?
-                    }
-                    RowText::Failed => {
-                        // Decode the row again to raise its exact error.
-                        let e = match crate::decode::decode_any(
-                            py,
-                            encs.get(i),
-                            rows.slices[i].get(),
-                            false,
-                            "strict",
-                        ) {
-                            Err(e) => e,
-                            Ok(_) => PyValueError::new_err("input too long"),
-                        };
-                        return Err(add_row_note(py, e, i));
-                    }
-                };
-                out.push(s);
-                i += 1;
-            }
+    let list = List {
+        slices: &rows.slices,
+        encs,
+        fatal,
+    };
+    if nthreads == 1 {
+        let mut d = Decoded::default();
+        for c in chunks {
+            let bytes: usize = weights[c.clone()].iter().sum();
+            crate::detach_if(py, bytes >= crate::DETACH_BYTES, || {
+                list.decode(&mut d, c.clone())
+            });
+            list.strings(py, &d, c.start, &mut out)?;
         }
+    } else {
+        list.pipeline(py, &chunks, nthreads, &mut out)?;
     }
     Ok(PyList::new(py, out)?.into_any())
+}
+
+/// Input bytes of a list's rows in one chunk, decoded into one arena: small enough that the
+/// arena stays in the cache until the strings are made from it.
+const CHUNK_BYTES: usize = 1 << 18;
+
+/// The rows split into consecutive chunks of about `CHUNK_BYTES`.
+fn chunks(weights: &[usize]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0, 0usize);
+    for (i, w) in weights.iter().enumerate() {
+        acc += w + 16;
+        if acc >= CHUNK_BYTES {
+            out.push(start..i + 1);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    if start < weights.len() {
+        out.push(start..weights.len());
+    }
+    out
+}
+
+/// A chunk of rows decoded (without the GIL): their characters and where each row's are.
+#[derive(Default)]
+struct Decoded {
+    arena: Arena,
+    rows: Vec<RowText>,
+}
+
+/// A list's rows to decode.
+#[derive(Clone, Copy)]
+struct List<'a> {
+    slices: &'a [SendSlice],
+    encs: Encs<'a>,
+    fatal: bool,
+}
+
+impl List<'_> {
+    /// Decodes the rows `range` into `d` (no Python call: runs without the GIL).
+    fn decode(&self, d: &mut Decoded, range: Range<usize>) {
+        d.arena.clear();
+        d.rows.clear();
+        for i in range {
+            let r = row::decode(
+                &mut d.arena,
+                self.encs.get(i),
+                self.slices[i].get(),
+                self.fatal,
+            );
+            d.rows.push(r);
+        }
+    }
+
+    /// The strings of the decoded rows from `base` on, appended to `out`: one allocation and
+    /// one copy each.
+    fn strings<'py>(
+        &self,
+        py: Python<'py>,
+        d: &Decoded,
+        base: usize,
+        out: &mut Vec<Bound<'py, PyString>>,
+    ) -> PyResult<()> {
+        for (k, &text) in d.rows.iter().enumerate() {
+            let i = base + k;
+            let input = self.slices[i].get();
+            let Some((class, len)) = text.shape(input) else {
+                // Decode the row again to raise its exact error.
+                let e =
+                    match crate::decode::decode_any(py, self.encs.get(i), input, false, "strict") {
+                        Err(e) => e,
+                        Ok(_) => PyValueError::new_err("input too long"),
+                    };
+                return Err(add_row_note(py, e, i));
+            };
+            out.push(ffi::new_string(py, len, class, |u| {
+                text.write(&d.arena, input, u)
+            })?);
+        }
+        Ok(())
+    }
+
+    /// Decodes `chunks` on `threads` threads without the GIL while this thread, with it,
+    /// makes the strings of each chunk in order as soon as it is decoded. At most two chunks
+    /// per thread are in flight, in arenas that go back to the threads once their strings
+    /// are made (their memory stays warm and bounded).
+    fn pipeline<'py>(
+        &self,
+        py: Python<'py>,
+        chunks: &[Range<usize>],
+        threads: usize,
+        out: &mut Vec<Bound<'py, PyString>>,
+    ) -> PyResult<()> {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (pool_tx, pool_rx) = mpsc::channel::<Decoded>();
+        let pool_rx = Mutex::new(pool_rx);
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Result<Decoded, String>)>();
+        for _ in 0..2 * threads {
+            let _ = pool_tx.send(Decoded::default());
+        }
+        let this = *self;
+        let decode_chunk = |d: &mut Decoded, k: usize| this.decode(d, chunks[k].clone());
+        std::thread::scope(|s| {
+            let (pool_tx, done_rx) = (pool_tx, Mutex::new(done_rx));
+            for _ in 0..threads {
+                let done_tx = done_tx.clone();
+                let (next, stop, pool_rx, decode_chunk) = (&next, &stop, &pool_rx, &decode_chunk);
+                s.spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Ok(Ok(mut d)) = pool_rx.lock().map(|rx| rx.recv()) else {
+                        break;
+                    };
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= chunks.len() {
+                        break;
+                    }
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        decode_chunk(&mut d, k);
+                        d
+                    }))
+                    .map_err(|p| {
+                        p.downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| p.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a Rust panic".into())
+                    });
+                    if done_tx.send((k, r)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(done_tx);
+            let mut waiting: Vec<Option<Decoded>> = (0..chunks.len()).map(|_| None).collect();
+            let mut run = || -> PyResult<()> {
+                for k in 0..chunks.len() {
+                    while waiting[k].is_none() {
+                        // Wait without the GIL only when nothing is ready.
+                        let stopped = || PyRuntimeError::new_err("a decoding thread stopped");
+                        let rx = &done_rx;
+                        // (The guard of the first lock is dropped before the second.)
+                        let ready = rx.lock().map_err(|_| stopped())?.try_recv();
+                        let got = match ready {
+                            Ok(got) => got,
+                            Err(_) => py
+                                .detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()))
+                                .ok_or_else(stopped)?,
+                        };
+                        match got {
+                            (j, Ok(d)) => waiting[j] = Some(d),
+                            (_, Err(msg)) => return Err(PanicException::new_err(msg)),
+                        }
+                    }
+                    if let Some(d) = waiting[k].take() {
+                        self.strings(py, &d, chunks[k].start, out)?;
+                        let _ = pool_tx.send(d);
+                    }
+                }
+                Ok(())
+            };
+            let result = run();
+            // The threads stop at their next chunk (and at once if they wait for an arena).
+            stop.store(true, Ordering::Relaxed);
+            drop(pool_tx);
+            drop(done_rx);
+            result
+        })
+    }
 }
 
 /// The single label (UTF-8 when none), when `label` is one.

@@ -18,8 +18,8 @@ use textcodec::{
     BomHandling, Decoder, DecoderErrorMode, DecoderOptions, Encoding, ISO_2022_JP, REPLACEMENT,
 };
 
-use crate::ffi::{self, Bytes};
-use crate::text::Scan;
+use crate::ffi::{self, Bytes, Units};
+use crate::text::{write_utf16, Class, Scan};
 use crate::{lookup_label, PyEncoding};
 
 /// Bytes before an error's end within which its start lies (the longest malformed sequence
@@ -116,6 +116,46 @@ impl<'py> Out<'py> {
             self.used = 0;
         }
         Ok(())
+    }
+
+    /// The string of `prefix` (Latin-1 characters, one byte each, of class `class`: `Ascii`
+    /// or `Latin1`) followed by the units (no handler's strings among them).
+    pub(crate) fn finish_after(
+        self,
+        py: Python<'py>,
+        prefix: &[u8],
+        class: Class,
+    ) -> PyResult<Bound<'py, PyString>> {
+        debug_assert!(self.pieces.is_empty());
+        let units = &self.units[..self.used];
+        let scan = Scan::of(units);
+        let p = prefix.len();
+        ffi::new_string(
+            py,
+            p + scan.chars(units.len()),
+            class.max(scan.class()),
+            |out| match out {
+                Units::U8(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    a.copy_from_slice(prefix);
+                    write_utf16(units, Units::U8(b));
+                }
+                Units::U16(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    for (d, &c) in a.iter_mut().zip(prefix) {
+                        *d = u16::from(c);
+                    }
+                    write_utf16(units, Units::U16(b));
+                }
+                Units::U32(d) => {
+                    let (a, b) = d.split_at_mut(p);
+                    for (d, &c) in a.iter_mut().zip(prefix) {
+                        *d = u32::from(c);
+                    }
+                    write_utf16(units, Units::U32(b));
+                }
+            },
+        )
     }
 
     pub(crate) fn finish(mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
@@ -275,8 +315,10 @@ fn handler_result<'py>(
 pub(crate) type Resume = (Decoder, usize);
 
 /// Decodes `data[from..]` with `dec` (in fatal mode, unless `policy` is `Replace`, for which
-/// either mode works; BOM handling `Keep`: BOMs are handled by the callers, whose decoders
-/// then report errors only for the bytes they were given), appending to `out`. Returns
+/// either mode works; BOM handling `Keep`: BOMs are handled by the callers, because
+/// [`find_start`] asks clones whether they hold a partial sequence, and a decoder still
+/// sniffing holds the bytes that may begin a BOM: "EF BB" before an error would make its start
+/// 0), appending to `out`. Returns
 /// whether anything was replaced and, unless `last`, where the next call resumes.
 pub(crate) fn run<'py>(
     py: Python<'py>,
@@ -598,45 +640,65 @@ impl Stream {
     }
 }
 
+/// Decodes all of `data` with a new decoder of `enc` in replacement mode (BOM handling
+/// `Keep`) into `out`; returns whether anything was replaced. Long immutable input is
+/// decoded without the GIL (`out` is our own buffer).
+pub(crate) fn utf16_replace(
+    py: Python<'_>,
+    enc: &'static Encoding,
+    data: &[u8],
+    immutable: bool,
+    out: &mut Out<'_>,
+) -> PyResult<bool> {
+    let mut dec = enc.new_decoder(DecoderOptions {
+        error_mode: DecoderErrorMode::Replacement,
+        bom: BomHandling::Keep,
+    });
+    let max = dec
+        .max_utf16_buffer_length(data.len())
+        .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
+    let spare = out.spare(max)?;
+    // A decoder in replacement mode never fails.
+    let r = crate::detach_if(py, immutable && data.len() > crate::DETACH_BYTES, || {
+        dec.decode_to_utf16(data, spare, true)
+    });
+    match r {
+        Ok(p) => {
+            out.commit(p.written);
+            Ok(p.replaced)
+        }
+        Err(_) => Err(PyMemoryError::new_err("replacement mode failed")),
+    }
+}
+
 /// Decodes a whole input in replacement mode straight into a string: the spec's "decode"
-/// with `bom: Sniff`. Returns the string, the encoding used and whether anything was replaced.
+/// with `bom: Sniff`. Returns the string, the encoding used and whether anything was replaced
+/// (found out for the single-byte encodings only if `want_replaced`).
 pub(crate) fn decode_replace<'py>(
     py: Python<'py>,
     enc: &'static Encoding,
     data: &[u8],
     immutable: bool,
     bom: BomHandling,
+    want_replaced: bool,
 ) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
+    let (enc, skip) = self::bom(enc, bom, data);
+    let data = &data[skip..];
+    if enc == textcodec::UTF_8 {
+        let (s, replaced) = crate::utf8::decode(py, data, immutable)?;
+        return Ok((s, enc, replaced));
+    }
+    if crate::is_single_byte(enc) {
+        if let Some((s, replaced)) = crate::single::decode(py, enc, data, want_replaced)? {
+            return Ok((s, enc, replaced));
+        }
+    }
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
         return Ok((s, enc, false));
     }
-    let (enc, skip) = self::bom(enc, bom, data);
-    let data = &data[skip..];
-    let mut dec = enc.new_decoder(DecoderOptions {
-        error_mode: DecoderErrorMode::Replacement,
-        bom: BomHandling::Keep,
-    });
     let mut out = Out::new();
-    let max = dec
-        .max_utf16_buffer_length(data.len())
-        .ok_or_else(|| PyMemoryError::new_err("input too long"))?;
-    let spare = out.spare(max)?;
-    // A decoder in replacement mode never fails. Long immutable input is decoded without
-    // the GIL (`spare` is our own buffer).
-    let r = if immutable && data.len() > crate::DETACH_BYTES {
-        py.detach(|| dec.decode_to_utf16(data, spare, true))
-    } else {
-        dec.decode_to_utf16(data, spare, true)
-    };
-    let replaced = match r {
-        Ok(p) => {
-            out.commit(p.written);
-            p.replaced
-        }
-        Err(_) => return Err(PyMemoryError::new_err("replacement mode failed")),
-    };
-    let used = dec.encoding();
-    Ok((out.finish(py)?, used, replaced))
+    let replaced = utf16_replace(py, enc, data, immutable, &mut out)?;
+    Ok((out.finish(py)?, enc, replaced))
 }
 
 /// The spec's "decode" with any error policy.
@@ -646,31 +708,71 @@ pub(crate) fn decode_any<'py>(
     data: &[u8],
     immutable: bool,
     errors: &str,
-) -> PyResult<(Bound<'py, PyString>, &'static Encoding, bool)> {
+) -> PyResult<Bound<'py, PyString>> {
     let policy = Policy::new(py, errors)?;
     if let Policy::Replace = policy {
-        return decode_replace(py, enc, data, immutable, BomHandling::Sniff);
+        return Ok(decode_replace(py, enc, data, immutable, BomHandling::Sniff, false)?.0);
     }
     if let Some(s) = crate::fast::ascii(py, enc, data)? {
-        return Ok((s, enc, false));
+        return Ok(s);
     }
     let (enc, skip) = bom(enc, BomHandling::Sniff, data);
     let mut dec = fatal(enc, BomHandling::Keep);
     let mut out = Out::new();
-    let (replaced, _) = run(py, &mut dec, data, skip, true, &policy, &mut out)?;
-    Ok((out.finish(py)?, dec.encoding(), replaced))
+    run(py, &mut dec, data, skip, true, &policy, &mut out)?;
+    out.finish(py)
 }
 
 /// `textcodec.decode(data, label="utf-8", errors="replace")`: the spec's "decode" (a BOM wins
-/// over the label).
-///
-/// >>> textcodec.decode(b"caf\xe9", "latin1")  # the Web's latin1 is windows-1252
-/// 'café'
-/// >>> textcodec.decode(b"\x82\xa0\x80", "shift_jis")
-/// 'あ\x80'
-#[pyfunction]
-#[pyo3(signature = (data, label = None, errors = "replace"))]
-pub(crate) fn decode<'py>(
+/// over the label). A `METH_FASTCALL` function (see [`ffi::FastMethodDef`]): the call costs
+/// about as much as one of `bytes.decode`.
+pub(crate) static DECODE: ffi::FastMethodDef =
+    ffi::FastMethodDef::new(c"decode", decode_fastcall, DECODE_DOC);
+
+const DECODE_DOC: &std::ffi::CStr = cr#"decode(data, label='utf-8', errors='replace')
+--
+
+The spec's "decode" (a BOM wins over the label). errors: "replace", "strict" or any name
+registered with codecs.register_error; LookupError for an unknown label.
+
+>>> textcodec.decode(b"caf\xe9", "latin1")  # the Web's latin1 is windows-1252
+'café'
+>>> textcodec.decode(b"\x82\xa0\x80", "shift_jis")
+'あ\x80'"#;
+
+/// # Safety
+/// Called by CPython as a `METH_FASTCALL | METH_KEYWORDS` function.
+unsafe extern "C" fn decode_fastcall(
+    _module: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: CPython's calling convention for this function (the caller's contract).
+    unsafe {
+        ffi::fastcall(
+            "decode",
+            ["data", "label", "errors"],
+            args,
+            nargs,
+            kwnames,
+            |py, [data, label, errors]| {
+                let data = data.ok_or_else(|| {
+                    PyTypeError::new_err("decode() missing required argument 'data' (pos 1)")
+                })?;
+                let label = label.filter(|l| !l.is_none());
+                let errors = match &errors {
+                    None => "replace",
+                    Some(e) => ffi::utf8_of(crate::expect_str(e)?).unwrap_or(""),
+                };
+                Ok(decode(py, &data, label.as_ref(), errors)?.into_any())
+            },
+        )
+    }
+}
+
+/// `textcodec.decode`, its arguments parsed.
+fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     label: Option<&Bound<'py, PyAny>>,
@@ -678,7 +780,7 @@ pub(crate) fn decode<'py>(
 ) -> PyResult<Bound<'py, PyString>> {
     let enc = crate::label_or_utf8(label)?;
     let bytes = Bytes::new(data)?;
-    Ok(decode_any(py, enc, bytes.as_slice(), bytes.is_immutable(), errors)?.0)
+    decode_any(py, enc, bytes.as_slice(), bytes.is_immutable(), errors)
 }
 
 /// `textcodec.decode_with_encoding(data, label="utf-8")`: the spec's "decode" in replacement
@@ -701,6 +803,7 @@ pub(crate) fn decode_with_encoding<'py>(
         bytes.as_slice(),
         bytes.is_immutable(),
         BomHandling::Sniff,
+        true,
     )?;
     Ok((s, PyEncoding(used), replaced))
 }

@@ -12,7 +12,7 @@
 //!   `TextEncoder.encode_into` ([`WritableBytes`]).
 //! - `str` objects are read as UTF-8 through `PyUnicode_AsUTF8AndSize` ([`utf8_of`]).
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, CStr};
 use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyBufferError, PyTypeError};
@@ -171,6 +171,94 @@ pub(crate) fn new_string<'py>(
     match LAYOUT.get() {
         Some(Some(layout)) => new_string_in_place(py, len, class, *layout, fill),
         _ => new_string_decoded(py, len, class, fill),
+    }
+}
+
+/// A string under construction: `PyUnicode_New(capacity, class.max_char())`, whose
+/// characters are written in place and which is then shrunk to the characters written
+/// ([`Building::finish`]). Only where strings are built in place ([`fast_strings`]).
+pub(crate) struct Building<'py> {
+    s: Bound<'py, PyAny>,
+    capacity: usize,
+    class: Class,
+    offset: usize,
+}
+
+impl<'py> Building<'py> {
+    /// A new string of `capacity` characters of class `class` (not `Ascii`: a string shrunk
+    /// to its ASCII characters would have the wrong kind), or `None` where strings are not
+    /// built in place.
+    pub(crate) fn new(py: Python<'py>, capacity: usize, class: Class) -> PyResult<Option<Self>> {
+        debug_assert!(class != Class::Ascii);
+        #[cfg(windows)]
+        {
+            // Python's DLL of the stable ABI has no `PyUnicode_New` (and LAYOUT is `None`).
+            let _ = (py, capacity, class);
+            Ok(None)
+        }
+        #[cfg(not(windows))]
+        {
+            let Some(Some(layout)) = LAYOUT.get() else {
+                return Ok(None);
+            };
+            if capacity == 0 {
+                return Ok(None);
+            }
+            let size = ffi::Py_ssize_t::try_from(capacity)
+                .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+            // SAFETY: the GIL is held (`py`); `PyUnicode_New` returns a new reference or NULL
+            // with an exception set, which `from_owned_ptr_or_err` turns into `Err`.
+            let s =
+                unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
+            Ok(Some(Building {
+                s,
+                capacity,
+                class,
+                offset: layout.compact,
+            }))
+        }
+    }
+
+    /// The string's `capacity` places (their content is unspecified until written).
+    pub(crate) fn units(&mut self) -> Units<'_> {
+        let base = self.s.as_ptr().cast::<u8>();
+        let len = self.capacity;
+        // SAFETY: `PyUnicode_New(capacity, maxchar)` made a compact string (not ASCII: the
+        // class is not `Ascii`) of `capacity` places of the kind `class` selects, which
+        // start at `layout.compact` (measured and checked on this interpreter by
+        // `probe_layout`), aligned for their type. Nobody else holds a reference to the new
+        // string, and `&mut self` makes this slice the only access to its places.
+        unsafe {
+            let at = base.add(self.offset);
+            match self.class {
+                Class::Ascii | Class::Latin1 => Units::U8(std::slice::from_raw_parts_mut(at, len)),
+                Class::Bmp => Units::U16(std::slice::from_raw_parts_mut(at.cast::<u16>(), len)),
+                Class::Astral => Units::U32(std::slice::from_raw_parts_mut(at.cast::<u32>(), len)),
+            }
+        }
+    }
+
+    /// The string of the first `len` places (`len <= capacity`), all of them written, of
+    /// characters that need the string's class (one at or above U+0080 for `Latin1`, ...).
+    pub(crate) fn finish(self, len: usize) -> PyResult<Bound<'py, PyString>> {
+        assert!(len <= self.capacity);
+        let py = self.s.py();
+        let mut ptr = self.s.into_ptr();
+        if len != self.capacity {
+            // SAFETY: GIL held; `ptr` is our reference to a fresh string (reference count 1,
+            // not hashed, not interned), which `PyUnicode_Resize` reallocates in place of its
+            // kind (the NUL after the last character written by it), replacing `ptr` on
+            // success and leaving it as it was on failure (-1, MemoryError set).
+            let rc = unsafe { ffi::PyUnicode_Resize(&mut ptr, len as ffi::Py_ssize_t) };
+            if rc != 0 {
+                // SAFETY: `ptr` is still our reference (see above).
+                drop(unsafe { Bound::from_owned_ptr(py, ptr) });
+                return Err(PyErr::fetch(py));
+            }
+        }
+        // SAFETY: `ptr` is a new reference to a str (ours, see above).
+        let s: Bound<'py, PyAny> = unsafe { Bound::from_owned_ptr(py, ptr) };
+        Ok(s.cast_into::<PyString>()?)
     }
 }
 
@@ -470,5 +558,150 @@ impl Drop for WritableBytes {
         // SAFETY: filled by a successful PyObject_GetBuffer, released once; the GIL is held
         // where it is dropped (encode_into).
         unsafe { PyBuffer_Release(&mut *self.view) };
+    }
+}
+
+/// `PyMethodDef` as every CPython 3 lays it out, with the function as a `METH_FASTCALL |
+/// METH_KEYWORDS` one (the arguments in a C array, keyword names in a tuple: no tuple or dict
+/// made per call), which every CPython 3.7+ calls but the limited API declares only from
+/// 3.10, for the functions called most often on short inputs.
+#[repr(C)]
+pub(crate) struct FastMethodDef {
+    name: *const c_char,
+    meth: FastCall,
+    flags: c_int,
+    doc: *const c_char,
+}
+
+/// A `METH_FASTCALL | METH_KEYWORDS` function: `(self, args, nargs, kwnames)`.
+type FastCall = unsafe extern "C" fn(
+    *mut ffi::PyObject,
+    *const *mut ffi::PyObject,
+    ffi::Py_ssize_t,
+    *mut ffi::PyObject,
+) -> *mut ffi::PyObject;
+
+// SAFETY (Sync): the definition is immutable and its pointers are to static strings and a
+// function.
+unsafe impl Sync for FastMethodDef {}
+
+const METH_KEYWORDS: c_int = 0x0002;
+const METH_FASTCALL: c_int = 0x0080;
+
+impl FastMethodDef {
+    pub(crate) const fn new(name: &'static CStr, meth: FastCall, doc: &'static CStr) -> Self {
+        FastMethodDef {
+            name: name.as_ptr(),
+            meth,
+            flags: METH_FASTCALL | METH_KEYWORDS,
+            doc: doc.as_ptr(),
+        }
+    }
+
+    /// Adds the function to module `m`.
+    pub(crate) fn add_to(&'static self, m: &Bound<'_, PyModule>) -> PyResult<()> {
+        let py = m.py();
+        let module_name = m.name()?;
+        // SAFETY: GIL held; `self` is a static `PyMethodDef` (same layout, see above) that
+        // outlives the function object; `m` and its name are live objects (borrowed by
+        // `PyCFunction_NewEx`, which takes its own references). A new reference or NULL with
+        // an exception set.
+        let f = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyCFunction_NewEx(
+                    (self as *const FastMethodDef)
+                        .cast_mut()
+                        .cast::<ffi::PyMethodDef>(),
+                    m.as_ptr(),
+                    module_name.as_ptr(),
+                ),
+            )?
+        };
+        // SAFETY: `self.name` is a static C string.
+        let name = unsafe { CStr::from_ptr(self.name) }
+            .to_str()
+            .expect("ASCII name");
+        m.add(name, f)
+    }
+}
+
+/// The body of a `METH_FASTCALL | METH_KEYWORDS` function: its arguments matched to
+/// `params` (by place, then by keyword), `f` called with them; a Rust panic becomes a
+/// `PanicException` (it never unwinds into CPython).
+///
+/// # Safety
+/// As CPython calls such a function: with the GIL held, `nargs` arguments at `args` followed
+/// by one per name of the tuple `kwnames` (or NULL).
+pub(crate) unsafe fn fastcall<const N: usize>(
+    name: &str,
+    params: [&str; N],
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    f: impl for<'py> FnOnce(Python<'py>, [Option<Bound<'py, PyAny>>; N]) -> PyResult<Bound<'py, PyAny>>,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython holds the GIL while it calls a C function.
+    let py = unsafe { Python::assume_attached() };
+    let run = || -> PyResult<Bound<'_, PyAny>> {
+        let nargs = usize::try_from(nargs).unwrap_or(0);
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            // SAFETY: `kwnames` is a tuple (CPython's calling convention).
+            unsafe { Bound::from_borrowed_ptr(py, kwnames) }
+                .cast::<pyo3::types::PyTuple>()?
+                .len()
+        };
+        let arg = |i: usize| {
+            // SAFETY: `i < nargs + nkw`, the length of the array at `args`, whose items are
+            // live objects (borrowed: a reference of our own is taken).
+            unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) }
+        };
+        if nargs > N {
+            return Err(PyTypeError::new_err(format!(
+                "{name}() takes at most {N} arguments ({nargs} given)"
+            )));
+        }
+        let mut values: [Option<Bound<'_, PyAny>>; N] = std::array::from_fn(|_| None);
+        for (i, v) in values.iter_mut().enumerate().take(nargs) {
+            *v = Some(arg(i));
+        }
+        if nkw > 0 {
+            // SAFETY: as above.
+            let names = unsafe { Bound::from_borrowed_ptr(py, kwnames) };
+            for (k, key) in names.cast::<pyo3::types::PyTuple>()?.iter().enumerate() {
+                let key = key.cast_into::<PyString>()?;
+                let text = utf8_of(&key).unwrap_or("");
+                let Some(at) = params.iter().position(|&p| p == text) else {
+                    return Err(PyTypeError::new_err(format!(
+                        "{name}() got an unexpected keyword argument '{text}'"
+                    )));
+                };
+                if values[at].is_some() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{name}() got multiple values for argument '{text}'"
+                    )));
+                }
+                values[at] = Some(arg(nargs + k));
+            }
+        }
+        f(py, values)
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(obj)) => obj.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a Rust panic".into());
+            pyo3::panic::PanicException::new_err(msg).restore(py);
+            std::ptr::null_mut()
+        }
     }
 }

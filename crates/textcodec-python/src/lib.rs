@@ -18,10 +18,22 @@ mod detect;
 mod encode;
 mod fast;
 mod ffi;
+mod row;
+mod single;
 mod text;
+mod utf8;
 
 /// Inputs longer than this are decoded without the GIL.
 pub(crate) const DETACH_BYTES: usize = 1 << 16;
+
+/// `f()`, without the GIL if `detach`.
+pub(crate) fn detach_if<T: Send>(py: Python<'_>, detach: bool, f: impl FnOnce() -> T + Send) -> T {
+    if detach {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
 
 /// Whether `enc` is one of the single-byte encodings (IBM866 to x-mac-cyrillic in the spec's
 /// table).
@@ -202,7 +214,7 @@ fn _textcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<encode::IncrementalEncoder>()?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
     m.add_function(wrap_pyfunction!(encodings, m)?)?;
-    m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
+    decode::DECODE.add_to(m)?;
     m.add_function(wrap_pyfunction!(decode::decode_with_encoding, m)?)?;
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::decode_many, m)?)?;

@@ -1,5 +1,6 @@
 """The module's surface: lookup, Encoding, decode, decode_with_encoding, encode, bad input."""
 
+import inspect
 import pickle
 
 import pytest
@@ -116,6 +117,25 @@ def test_wrong_types_are_type_errors():
         textcodec.TextEncoder().encode(b"bytes")
     with pytest.raises(LookupError):
         textcodec.decode(b"", "utf-8", "no-such-handler")
+
+
+def test_decode_arguments():
+    # decode parses its own arguments (a METH_FASTCALL function): by place and by keyword.
+    assert textcodec.decode(data=b"caf\xe9", label="latin1", errors="strict") == "café"
+    assert textcodec.decode(b"caf\xe9", errors="strict", label="latin1") == "café"
+    assert textcodec.decode(b"\xe9", None) == textcodec.decode(b"\xe9") == "\ufffd"
+    assert str(inspect.signature(textcodec.decode)) == "(data, label='utf-8', errors='replace')"
+    assert "BOM" in textcodec.decode.__doc__
+    for args, kwargs in [
+        ((), {}),
+        ((), {"label": "utf-8"}),
+        ((b"a", "utf-8", "replace", 1), {}),
+        ((b"a",), {"data": b"b"}),
+        ((b"a",), {"label": "utf-8", "lable": "utf-8"}),
+        ((b"a", "utf-8"), {"errors": 3}),
+    ]:
+        with pytest.raises(TypeError):
+            textcodec.decode(*args, **kwargs)
 
 
 def test_strings_are_canonical():

@@ -158,3 +158,105 @@ def test_arrow_large_batch_threads():
     two = textcodec.decode_many(arr, labels, threads=2)
     assert one.equals(two)
     assert one.to_pylist() == textcodec.decode_many(items, labels)
+
+
+def kinds_rows():
+    """Rows of every encoding and every kind of string (empty, ASCII, Latin-1, BMP, astral,
+    with BOMs, long Latin-1 text that turns CJK or malformed late, every byte, damaged):
+    (bytes, label) pairs."""
+    from conftest import NAMES, damage
+
+    texts = ["", "plain ascii, <b>markup</b>", "café ÿ déjà", "Ā€ 火 あ Ж", "a😀b 𝄞", "é" * 300 + "火",
+             "x" * 400 + "é" * 50 + "😀", "ü" * 700]
+    out = []
+    for k, name in enumerate(NAMES):
+        for t in texts:
+            if name in ("UTF-16BE", "UTF-16LE"):
+                data = t.encode(name.lower().replace("utf-16", "utf-16-"))
+            else:
+                data = textcodec.encode(t, name)
+            out.append((data, name))
+            out.append((damage(data, k * 31 + len(t)), name))
+        out.append((bytes(range(256)), name))
+        out.append((bytes(range(128, 256)) * 3, name))
+        out.append((b"\xef\xbb\xbf" + "é火😀".encode(), name))
+        out.append((b"\xff\xfe" + "é火".encode("utf-16-le"), name))
+        out.append((b"\xfe\xff", name))
+        out.append((b"abc" * 200 + b"\xc3\xa9" * 100 + b"\xe2\x82", name))
+        out.append((b"\xc3\xa9" * 100 + b"\xf0\x9f\x98\x80" + b"\xe9", name))
+    return out
+
+
+def same(got, want):
+    """Equal strings of the same representation (CPython's == compares the kinds first;
+    sys.getsizeof tells the kind and the layout)."""
+    import sys
+
+    assert got == want
+    assert [sys.getsizeof(s) for s in got] == [sys.getsizeof(s) for s in want]
+
+
+def test_decode_many_is_decode_on_every_kind_of_string():
+    pairs = kinds_rows()
+    items, labels = [p[0] for p in pairs], [p[1] for p in pairs]
+    # Big enough for several chunks on each thread, in a different order each time.
+    big_items, big_labels = items * 12, labels * 12
+    assert sum(map(len, big_items)) > 4 << 18
+    for errors in ("replace", "ignore", "backslashreplace"):
+        want = [textcodec.decode(b, l, errors) for b, l in zip(items, labels)]
+        for threads in (1, 2, 3):
+            same(textcodec.decode_many(items, labels, errors, threads=threads), want)
+        same(textcodec.decode_many(big_items, big_labels, errors, threads=2), want * 12)
+    want = [textcodec.decode(b, l) for b, l in zip(big_items, big_labels)]
+    for threads in (None, 1, 2, 3):
+        same(textcodec.decode_many(big_items, big_labels, threads=threads), want)
+    # One label for every row.
+    for name in ("utf-8", "windows-1252", "KOI8-R", "Shift_JIS", "UTF-16LE"):
+        same(textcodec.decode_many(big_items, name, threads=2), [textcodec.decode(b, name) for b in big_items])
+    # Strict: the rows that decode give the same strings; the first that does not raises
+    # decode's error, noted with its row, whatever the threads.
+    ok = []
+    for b, l in zip(items, labels):
+        try:
+            ok.append((b, l, textcodec.decode(b, l, "strict")))
+        except UnicodeDecodeError:
+            pass
+    assert len(ok) > len(items) // 3
+    for threads in (1, 2):
+        got = textcodec.decode_many([o[0] for o in ok] * 12, [o[1] for o in ok] * 12, "strict", threads=threads)
+        same(got, [o[2] for o in ok] * 12)
+    bad = next(i for i, (b, l) in enumerate(zip(big_items, big_labels)) if i > 2000 and
+               textcodec.decode(b, l) != textcodec.decode(b, l, "ignore"))
+    with pytest.raises(UnicodeDecodeError) as e:
+        textcodec.decode(big_items[bad], big_labels[bad], "strict")
+    want_err = e.value
+    ok_items = [o[0] for o in ok] * 6
+    ok_labels = [o[1] for o in ok] * 6
+    for threads in (1, 2, 3):
+        with pytest.raises(UnicodeDecodeError) as e:
+            textcodec.decode_many(ok_items + [big_items[bad]] + items, ok_labels + [big_labels[bad]] + labels,
+                                  "strict", threads=threads)
+        assert (e.value.start, e.value.end, e.value.reason, e.value.object) == \
+            (want_err.start, want_err.end, want_err.reason, want_err.object)
+        if hasattr(e.value, "__notes__"):
+            assert e.value.__notes__ == [f"in row {len(ok_items)}"]
+
+
+def test_decode_many_arrow_is_decode_on_every_kind_of_string():
+    pairs = kinds_rows()
+    items = [p[0] for p in pairs] * 4
+    labels = [p[1] for p in pairs] * 4
+    items[3] = items[100] = None
+    want = [None if b is None else textcodec.decode(b, l) for b, l in zip(items, labels)]
+    for typ in (pa.binary(), pa.large_binary()):
+        arr = pa.array(items, typ)
+        for threads in (1, 2, 3):
+            got = textcodec.decode_many(arr, pa.array(labels), threads=threads)
+            got.validate(full=True)
+            assert got.null_count == 2 and got.to_pylist() == want
+        for a, b in [(1, 2), (3, 101), (57, len(items))]:
+            got = textcodec.decode_many(arr[a:b], labels[a:b], threads=2)
+            got.validate(full=True)
+            assert got.to_pylist() == want[a:b]
+    ignore = [None if b is None else textcodec.decode(b, l, "ignore") for b, l in zip(items, labels)]
+    assert textcodec.decode_many(pa.array(items), labels, "ignore").to_pylist() == ignore

@@ -16,7 +16,9 @@
 //! encoding; `decode_utf8/FILE/UTF-8` (validate and copy), `decode_utf16/FILE/UTF-8`,
 //! `encode_utf8/FILE/UTF-16` (UTF-16 to UTF-8), `decode_utf8/FILE/UTF-16LE` and
 //! `/UTF-16BE` for every corpus file; `short/...` for the twelve short strings, each with a
-//! new decoder or encoder.
+//! new decoder or encoder; `mem/FILE/FUNCTION` for the `mem` functions (against
+//! `encoding_rs::mem`) on the Latin-1 characters of a corpus file (its ASCII for `is_ascii`,
+//! its UTF-16 for `utf16_valid_up_to`).
 
 use std::hint::black_box;
 
@@ -107,6 +109,11 @@ fn names() -> Vec<String> {
             v.push(w.replace("{}", &file));
         }
     }
+    for file in ["fr.txt", "de.txt", "pt.txt"] {
+        for f in MEM {
+            v.push(format!("mem/{file}/{f}"));
+        }
+    }
     for w in [
         "short/decode_utf8/UTF-8",
         "short/decode_utf16/UTF-8",
@@ -123,6 +130,17 @@ fn names() -> Vec<String> {
     }
     v
 }
+
+/// The `mem` functions measured.
+const MEM: &[&str] = &[
+    "is_ascii",
+    "is_utf8_latin1",
+    "decode_latin1",
+    "encode_latin1_lossy",
+    "convert_latin1_to_utf8",
+    "convert_utf8_to_latin1_lossy",
+    "utf16_valid_up_to",
+];
 
 /// An encoding in both libraries, looked up before the counted call.
 #[derive(Clone, Copy)]
@@ -143,10 +161,26 @@ enum Input {
     EncodeUtf8(Vec<String>, Enc),
     /// Text to encode into this encoding, from UTF-16.
     EncodeUtf16(Vec<Vec<u16>>, Enc),
+    /// A `mem` function (an index into [`MEM`]) and its input: bytes (ASCII for `is_ascii`,
+    /// Latin-1 for those from Latin-1, UTF-8 for those from UTF-8), UTF-16, or text.
+    Mem(usize, Vec<u8>, Vec<u16>, String),
 }
 
 fn prepare(name: &str) -> Input {
     let parts: Vec<&str> = name.split('/').collect();
+    if let ["mem", file, f] = parts.as_slice() {
+        let which = MEM.iter().position(|m| m == f).expect("a mem function");
+        let text = corpus(file);
+        let latin1: String = text.chars().filter(|&c| c <= '\u{FF}').collect();
+        let bytes = match *f {
+            "is_ascii" => text.bytes().filter(u8::is_ascii).collect(),
+            "decode_latin1" | "convert_latin1_to_utf8" => latin1.chars().map(|c| c as u8).collect(),
+            _ => latin1.into_bytes(),
+        };
+        let units = text.encode_utf16().collect();
+        let latin1_text = String::from_utf8(bytes.clone()).unwrap_or_default();
+        return Input::Mem(which, bytes, units, latin1_text);
+    }
     let (dir, texts, enc_name) = match parts.as_slice() {
         ["short", dir, enc] => (*dir, SHORT.iter().map(|s| s.to_string()).collect(), *enc),
         [dir, file, enc] => (*dir, vec![corpus(file)], *enc),
@@ -238,8 +272,41 @@ fn measure(input: &Input, er: bool, out8: &mut [u8], out16: &mut [u16]) -> usize
                 };
             }
         }
+        Input::Mem(which, bytes, units, text) => {
+            total += if er {
+                er_mem(*which, bytes, units, text, out8)
+            } else {
+                tc_mem(*which, bytes, units, text, out8)
+            };
+        }
     }
     total
+}
+
+fn tc_mem(which: usize, bytes: &[u8], units: &[u16], text: &str, out8: &mut [u8]) -> usize {
+    use textcodec::mem;
+    match MEM[which] {
+        "is_ascii" => mem::is_ascii(bytes) as usize,
+        "is_utf8_latin1" => mem::is_utf8_latin1(bytes) as usize,
+        "decode_latin1" => mem::decode_latin1(bytes).len(),
+        "encode_latin1_lossy" => mem::encode_latin1_lossy(text).len(),
+        "convert_latin1_to_utf8" => mem::convert_latin1_to_utf8(bytes, out8),
+        "convert_utf8_to_latin1_lossy" => mem::convert_utf8_to_latin1_lossy(bytes, out8),
+        _ => mem::utf16_valid_up_to(units),
+    }
+}
+
+fn er_mem(which: usize, bytes: &[u8], units: &[u16], text: &str, out8: &mut [u8]) -> usize {
+    use encoding_rs::mem;
+    match MEM[which] {
+        "is_ascii" => mem::is_ascii(bytes) as usize,
+        "is_utf8_latin1" => mem::is_utf8_latin1(bytes) as usize,
+        "decode_latin1" => mem::decode_latin1(bytes).len(),
+        "encode_latin1_lossy" => mem::encode_latin1_lossy(text).len(),
+        "convert_latin1_to_utf8" => mem::convert_latin1_to_utf8(bytes, out8),
+        "convert_utf8_to_latin1_lossy" => mem::convert_utf8_to_latin1_lossy(bytes, out8),
+        _ => mem::utf16_valid_up_to(units),
+    }
 }
 
 fn main() {
@@ -275,6 +342,7 @@ fn main() {
                 Input::Decode(s, ..) => s.iter().map(Vec::len).max().unwrap_or(0),
                 Input::EncodeUtf8(s, _) => s.iter().map(String::len).max().unwrap_or(0),
                 Input::EncodeUtf16(s, _) => s.iter().map(Vec::len).max().unwrap_or(0) * 2,
+                Input::Mem(_, b, u, _) => b.len().max(u.len()),
             };
             let mut out8 = vec![0u8; cap * 12 + 64];
             let mut out16 = vec![0u16; cap * 2 + 64];

@@ -328,7 +328,7 @@ struct Results<'a> {
 }
 
 /// Guesses every input of `set`, both detectors; with `misses`, prints textcodec's wrong
-/// guesses (without a domain) on stderr.
+/// guesses on stderr (those with the language's domain marked with it).
 fn evaluate(set: Set, misses: bool) -> Results<'static> {
     let mut table = Table::new();
     let mut whole_inputs = Vec::new();
@@ -353,9 +353,14 @@ fn evaluate(set: Set, misses: bool) -> Results<'static> {
                             let c = right(&bytes, chardetng_guess(&bytes, t, allow_utf8), truth);
                             cells[li][ti].add(o, c);
                             totals[ti].add(o, c);
-                            if misses && !o && ti == 0 {
+                            if misses && !o {
+                                let domain = if ti == 0 {
+                                    String::new()
+                                } else {
+                                    format!(" .{tld}")
+                                };
                                 eprintln!(
-                                    "{lang} {enc_name} {}: ours {} chardetng {}: {piece:?}",
+                                    "{lang} {enc_name} {}{domain}: ours {} chardetng {}: {piece:?}",
                                     LENGTHS[li].0,
                                     ours.name(),
                                     chardetng_guess(&bytes, t, allow_utf8).name()

@@ -110,6 +110,21 @@ impl Encoder {
         self.mode
     }
 
+    /// Changes the error mode for the rest of the stream, keeping the encoder's state (the
+    /// mode only decides what an unmappable character does).
+    ///
+    /// ```
+    /// use textcodec::{EncoderErrorMode, WINDOWS_1252};
+    /// let mut e = WINDOWS_1252.new_encoder(EncoderErrorMode::Fatal);
+    /// e.set_error_mode(EncoderErrorMode::Html);
+    /// let mut out = [0u8; 16];
+    /// let p = e.encode_from_utf8("☃", &mut out, true).unwrap();
+    /// assert_eq!(&out[..p.written], b"&#9731;");
+    /// ```
+    pub fn set_error_mode(&mut self, mode: EncoderErrorMode) {
+        self.mode = mode;
+    }
+
     /// Starts a new stream: the state after construction.
     ///
     /// ```

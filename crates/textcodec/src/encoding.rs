@@ -2,7 +2,7 @@
 //! "get an encoding", "get an output encoding" and "BOM sniff".
 
 use crate::codecs::Kind;
-use crate::decoder::{Decoder, DecoderOptions};
+use crate::decoder::{BomHandling, Decoder, DecoderOptions};
 use crate::encoder::{Encoder, EncoderErrorMode};
 use crate::tables::labels::{LABELS, LONGEST_LABEL, NAMES, SORTED_LABELS};
 
@@ -604,6 +604,72 @@ impl Encoding {
         )
     }
 
+    /// Whether this encoding is one of the spec's legacy single-byte encodings or
+    /// x-user-defined: one byte is one character below U+10000, both ways (encoding_rs's
+    /// `is_single_byte`).
+    ///
+    /// ```
+    /// assert!(textcodec::KOI8_R.is_single_byte());
+    /// assert!(textcodec::X_USER_DEFINED.is_single_byte());
+    /// assert!(!textcodec::UTF_8.is_single_byte() && !textcodec::GBK.is_single_byte());
+    /// ```
+    pub fn is_single_byte(&self) -> bool {
+        matches!(self.kind, Kind::SingleByte(_) | Kind::XUserDefined)
+    }
+
+    /// Whether the encoder of this encoding ("get an output encoding" first) can encode every
+    /// scalar value: true when the output encoding is UTF-8 (UTF-8, UTF-16BE, UTF-16LE and
+    /// replacement), as encoding_rs's `can_encode_everything` says. gb18030 is not among them:
+    /// its encoder reports U+E5E5 as an error.
+    ///
+    /// ```
+    /// assert!(textcodec::UTF_16LE.can_encode_everything());
+    /// assert!(!textcodec::GB18030.can_encode_everything());
+    /// ```
+    pub fn can_encode_everything(&'static self) -> bool {
+        self.output_encoding() == UTF_8
+    }
+
+    /// "Get an encoding", refusing the labels of the replacement encoding (`"iso-2022-kr"`,
+    /// `"hz-gb-2312"`...): what the `TextDecoder` constructor does, and encoding_rs's
+    /// `for_label_no_replacement`. For a label that falls back to another encoding when it is
+    /// unknown, use [`for_label`](Self::for_label): the replacement encoding is there so that
+    /// those labels do not fall back.
+    ///
+    /// ```
+    /// use textcodec::Encoding;
+    /// assert_eq!(Encoding::for_label_no_replacement(b"latin1"), Some(textcodec::WINDOWS_1252));
+    /// assert_eq!(Encoding::for_label_no_replacement(b"iso-2022-kr"), None);
+    /// assert_eq!(Encoding::for_label(b"iso-2022-kr"), Some(textcodec::REPLACEMENT));
+    /// ```
+    pub fn for_label_no_replacement(label: &[u8]) -> Option<&'static Encoding> {
+        Encoding::for_label(label).filter(|&e| e != REPLACEMENT)
+    }
+
+    /// The length of the longest prefix of `bytes` that is valid UTF-8: the index of the first
+    /// byte of the first malformed (or, at the end, incomplete) sequence, or `bytes.len()`
+    /// (`core::str::Utf8Error::valid_up_to`, encoding_rs's `Encoding::utf8_valid_up_to`). SIMD.
+    ///
+    /// ```
+    /// use textcodec::Encoding;
+    /// assert_eq!(Encoding::utf8_valid_up_to("caf\u{e9}".as_bytes()), 5);
+    /// assert_eq!(Encoding::utf8_valid_up_to(b"ab\xE2\x82"), 2); // cut short
+    /// assert_eq!(Encoding::utf8_valid_up_to(b"ab\xFFcd"), 2);
+    /// ```
+    pub fn utf8_valid_up_to(bytes: &[u8]) -> usize {
+        crate::simd::valid_utf8_prefix(bytes)
+    }
+
+    /// The length of the longest prefix of `bytes` that is ASCII: the index of the first byte
+    /// at or above 0x80, or `bytes.len()` (encoding_rs's `Encoding::ascii_valid_up_to`). SIMD.
+    ///
+    /// ```
+    /// assert_eq!(textcodec::Encoding::ascii_valid_up_to(b"abc\xE9"), 3);
+    /// ```
+    pub fn ascii_valid_up_to(bytes: &[u8]) -> usize {
+        crate::simd::ascii_len(bytes)
+    }
+
     /// A new streaming decoder for this encoding.
     ///
     /// ```
@@ -627,5 +693,42 @@ impl Encoding {
     #[inline]
     pub fn new_encoder(&'static self, mode: EncoderErrorMode) -> Encoder {
         Encoder::new(self, mode)
+    }
+
+    /// A new streaming decoder in replacement mode that removes this encoding's own BOM
+    /// ([`BomHandling::Strip`]: only UTF-8, UTF-16LE and UTF-16BE have one); any other BOM is
+    /// text. The streaming "UTF-8 decode" for UTF-8; encoding_rs's
+    /// `new_decoder_with_bom_removal`.
+    ///
+    /// ```
+    /// let mut d = textcodec::UTF_16LE.new_decoder_with_bom_removal();
+    /// let mut text = String::new();
+    /// d.decode_to_string(b"\xFF\xFEh\0i\0", &mut text, true).unwrap();
+    /// assert_eq!(text, "hi");
+    /// ```
+    #[inline]
+    pub fn new_decoder_with_bom_removal(&'static self) -> Decoder {
+        self.new_decoder(DecoderOptions {
+            bom: BomHandling::Strip,
+            ..DecoderOptions::default()
+        })
+    }
+
+    /// A new streaming decoder in replacement mode with no BOM handling
+    /// ([`BomHandling::Keep`]): a BOM is text (U+FEFF for UTF-8). The streaming "UTF-8 decode
+    /// without BOM" for UTF-8; encoding_rs's `new_decoder_without_bom_handling`.
+    ///
+    /// ```
+    /// let mut d = textcodec::UTF_8.new_decoder_without_bom_handling();
+    /// let mut text = String::new();
+    /// d.decode_to_string(b"\xEF\xBB\xBFhi", &mut text, true).unwrap();
+    /// assert_eq!(text, "\u{FEFF}hi");
+    /// ```
+    #[inline]
+    pub fn new_decoder_without_bom_handling(&'static self) -> Decoder {
+        self.new_decoder(DecoderOptions {
+            bom: BomHandling::Keep,
+            ..DecoderOptions::default()
+        })
     }
 }

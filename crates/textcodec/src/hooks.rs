@@ -101,6 +101,22 @@ pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// "UTF-8 decode without BOM" then Infra's "isomorphic encode" (each code point as the byte of
+/// its value), over the longest prefix of `src` whose characters are all below U+0100 and fit
+/// in `dst`: how a program that keeps such text one byte per character (as Python's strings
+/// do) decodes it without a second copy. Returns (bytes read, bytes written); stops before
+/// the first character at or above U+0100 and before any malformed or incomplete sequence
+/// (which the caller then decodes otherwise). `dst` is untouched past the bytes written.
+///
+/// ```
+/// let mut buf = [0u8; 16];
+/// let (read, written) = textcodec::utf8_to_isomorphic("Größe €1".as_bytes(), &mut buf);
+/// assert_eq!((read, &buf[..written]), (8, &b"Gr\xF6\xDFe "[..]));
+/// ```
+pub fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    crate::simd::utf8_to_isomorphic(src, dst)
+}
+
 /// "UTF-8 decode without BOM or fail": the text if `bytes` is entirely valid UTF-8; otherwise
 /// the first malformed sequence (`written`: the valid bytes before it; `read`: through it).
 ///
@@ -215,4 +231,100 @@ pub fn encode_or_fail<'a>(
         return Ok(Cow::Borrowed(text.as_bytes()));
     }
     encode_all(text, encoding, EncoderErrorMode::Fatal).map(|(bytes, _)| Cow::Owned(bytes))
+}
+
+/// The whole-input conversions of encoding_rs, as methods of [`Encoding`]: each is one of the
+/// hooks above (or its fatal or BOM-removing variant) with the same meaning, so that code written
+/// for encoding_rs compiles unchanged. Like the hooks they borrow the input when nothing needs to
+/// change.
+impl Encoding {
+    /// "decode" ([`decode`]) as a method: BOM sniffing, then this encoding's decoder in
+    /// replacement mode. Returns the text, the encoding used (the BOM's, if any) and whether a
+    /// malformed sequence became U+FFFD. encoding_rs's `Encoding::decode`.
+    ///
+    /// ```
+    /// let (text, used, had_errors) = textcodec::WINDOWS_1252.decode(b"caf\xE9");
+    /// assert_eq!((&*text, used, had_errors), ("café", textcodec::WINDOWS_1252, false));
+    /// ```
+    pub fn decode<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, &'static Encoding, bool) {
+        decode(bytes, self)
+    }
+
+    /// Decodes all of `bytes` in replacement mode after removing this encoding's own BOM, if
+    /// `bytes` starts with it (UTF-8, UTF-16LE and UTF-16BE have one; any other BOM is decoded
+    /// as text). "UTF-8 decode" for UTF-8 ([`utf8_decode`]). Returns the text and whether a
+    /// malformed sequence became U+FFFD. encoding_rs's `Encoding::decode_with_bom_removal`.
+    ///
+    /// ```
+    /// let (text, had_errors) = textcodec::UTF_8.decode_with_bom_removal(b"\xEF\xBB\xBFa\xFF");
+    /// assert_eq!((&*text, had_errors), ("a\u{FFFD}", true));
+    /// // Only this encoding's BOM: a UTF-16LE BOM is windows-1252 text.
+    /// assert_eq!(textcodec::WINDOWS_1252.decode_with_bom_removal(b"\xFF\xFEa").0, "ÿþa");
+    /// ```
+    pub fn decode_with_bom_removal<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
+        let bom = crate::encoding::bom_of(self);
+        self.decode_without_bom_handling(bytes.strip_prefix(bom).unwrap_or(bytes))
+    }
+
+    /// Decodes all of `bytes` in replacement mode with no BOM handling (a BOM is text: U+FEFF
+    /// for UTF-8). "UTF-8 decode without BOM" for UTF-8 ([`utf8_decode_without_bom`]). Returns
+    /// the text and whether a malformed sequence became U+FFFD. encoding_rs's
+    /// `Encoding::decode_without_bom_handling`.
+    ///
+    /// ```
+    /// let (text, had_errors) = textcodec::SHIFT_JIS.decode_without_bom_handling(b"\x82\xa0");
+    /// assert_eq!((&*text, had_errors), ("あ", false));
+    /// ```
+    pub fn decode_without_bom_handling<'a>(&'static self, bytes: &'a [u8]) -> (Cow<'a, str>, bool) {
+        if let Some(text) = decodes_to_itself(self, bytes) {
+            return (Cow::Borrowed(text), false);
+        }
+        let (text, replaced) = decode_all(bytes, self, BomHandling::Keep);
+        (Cow::Owned(text), replaced)
+    }
+
+    /// Decodes all of `bytes` in fatal mode with no BOM handling: `None` if any byte sequence
+    /// is malformed. "UTF-8 decode without BOM or fail" for UTF-8
+    /// ([`utf8_decode_without_bom_or_fail`], which also says where). encoding_rs's
+    /// `Encoding::decode_without_bom_handling_and_without_replacement`.
+    ///
+    /// ```
+    /// let euc_kr = textcodec::EUC_KR;
+    /// assert_eq!(euc_kr.decode_without_bom_handling_and_without_replacement(b"\xC7\xD1").as_deref(), Some("한"));
+    /// assert_eq!(euc_kr.decode_without_bom_handling_and_without_replacement(b"\xC7"), None);
+    /// ```
+    pub fn decode_without_bom_handling_and_without_replacement<'a>(
+        &'static self,
+        bytes: &'a [u8],
+    ) -> Option<Cow<'a, str>> {
+        if let Some(text) = decodes_to_itself(self, bytes) {
+            return Some(Cow::Borrowed(text));
+        }
+        if self == UTF_8 {
+            // `decodes_to_itself` checked all of it.
+            return None;
+        }
+        let mut d = self.new_decoder(DecoderOptions {
+            error_mode: DecoderErrorMode::Fatal,
+            bom: BomHandling::Keep,
+        });
+        // `decode_to_string` grows the string if the worst case does not fit in a `usize`.
+        let max = d.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len());
+        let mut text = String::with_capacity(max);
+        d.decode_to_string(bytes, &mut text, true).ok()?;
+        Some(Cow::Owned(text))
+    }
+
+    /// "encode" ([`encode`]) as a method: encodes all of `string` to this encoding's output
+    /// encoding, unmappable characters as `&#NNNN;`. Returns the bytes, the encoding they are
+    /// in (UTF-8 for UTF-16BE, UTF-16LE and replacement) and whether a character was replaced.
+    /// encoding_rs's `Encoding::encode`.
+    ///
+    /// ```
+    /// let (bytes, used, replaced) = textcodec::EUC_KR.encode("한 ☃");
+    /// assert_eq!((&*bytes, used, replaced), (&b"\xC7\xD1 &#9731;"[..], textcodec::EUC_KR, true));
+    /// ```
+    pub fn encode<'a>(&'static self, string: &'a str) -> (Cow<'a, [u8]>, &'static Encoding, bool) {
+        encode(string, self)
+    }
 }

@@ -100,6 +100,45 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!
+//! ## Migrating from encoding_rs
+//!
+//! Code written for encoding_rs ports by changing `encoding_rs` to `textcodec` (and
+//! `encoding_rs_io` to `textcodec::io`), except in the rows marked "changes": there textcodec's
+//! own API (the streaming calls of [`Decoder`] and [`Encoder`]) has its shape. The results are
+//! the same; `tests/encoding_rs_api.rs`, `tests/mem.rs` and `tests/io_builder.rs` check each
+//! function against encoding_rs and encoding_rs_io, and `tests/encoding_rs_style.rs` compiles
+//! the same code (as reqwest, quick-xml, mailparse, grep-searcher, servo and deno write it) with
+//! both crates.
+//!
+//! | encoding_rs | textcodec |
+//! |---|---|
+//! | `Encoding::for_label`, `for_label_no_replacement`, `for_bom` | [`Encoding::for_label`], [`Encoding::for_label_no_replacement`], [`Encoding::for_bom`] |
+//! | `name`, `output_encoding`, `is_single_byte`, `can_encode_everything`, `is_ascii_compatible` | [`Encoding::name`], [`Encoding::output_encoding`], [`Encoding::is_single_byte`], [`Encoding::can_encode_everything`], [`Encoding::is_ascii_compatible`] |
+//! | `Encoding::utf8_valid_up_to`, `ascii_valid_up_to` | [`Encoding::utf8_valid_up_to`], [`Encoding::ascii_valid_up_to`] |
+//! | `encoding.decode(bytes)` → `(Cow<str>, &Encoding, bool)` | [`Encoding::decode`] (or [`decode`]`(bytes, encoding)`) |
+//! | `decode_with_bom_removal`, `decode_without_bom_handling` | [`Encoding::decode_with_bom_removal`], [`Encoding::decode_without_bom_handling`] |
+//! | `decode_without_bom_handling_and_without_replacement` → `Option<Cow<str>>` | [`Encoding::decode_without_bom_handling_and_without_replacement`]; [`utf8_decode_without_bom_or_fail`] also says where |
+//! | `encoding.encode(text)` → `(Cow<[u8]>, &Encoding, bool)` | [`Encoding::encode`] (or [`encode`]`(text, encoding)`) |
+//! | `new_decoder_with_bom_removal()`, `new_decoder_without_bom_handling()` | [`Encoding::new_decoder_with_bom_removal`], [`Encoding::new_decoder_without_bom_handling`] |
+//! | `new_decoder()` (changes) | [`Encoding::new_decoder`]`(Default::default())` ([`BomHandling::Sniff`]) |
+//! | `Decoder::decode_to_str` → `(CoderResult, read, written, replaced)` | [`Decoder::decode_to_str`]; bytes after `written` are left as they were (encoding_rs may zero some) but for the at most three that continued an overwritten character |
+//! | `Decoder::decode_to_utf8`, `decode_to_utf16`, `decode_to_string` → a tuple (changes) | [`Decoder::decode_to_utf8`], [`Decoder::decode_to_utf16`], [`Decoder::decode_to_string`] → `Result<`[`Progress`]`, `[`DecodeError`]`>` (`Err` only in fatal mode); `decode_to_string` grows the `String` |
+//! | `decode_to_utf8_without_replacement` → `DecoderResult::Malformed` (changes) | a decoder made with [`DecoderErrorMode::Fatal`]: `Err(`[`DecodeError`]`)`, then continue with `src[read..]` |
+//! | `max_utf8_buffer_length`, `max_utf16_buffer_length` (and `_without_replacement`) | [`Decoder::max_utf8_buffer_length`], [`Decoder::max_utf16_buffer_length`] |
+//! | `new_encoder()` (changes) | [`Encoding::new_encoder`]`(`[`EncoderErrorMode::Html`]`)` (`Default::default()`) |
+//! | `Encoder::encode_from_utf8_to_vec` → `(CoderResult, read, replaced)` | [`Encoder::encode_from_utf8_to_vec`] (html references whatever the encoder's mode) |
+//! | `Encoder::encode_from_utf8`, `encode_from_utf16` → a tuple (changes) | [`Encoder::encode_from_utf8`], [`Encoder::encode_from_utf16`] → `Result<`[`Progress`]`, `[`EncodeError`]`>` |
+//! | `encode_from_utf8_without_replacement` → `EncoderResult::Unmappable(c)` (changes) | an encoder made with [`EncoderErrorMode::Fatal`]: `Err(`[`EncodeError`]`)` with `unmappable` |
+//! | `max_buffer_length_from_utf8_if_no_unmappables`, `max_buffer_length_from_utf8_without_replacement` | [`Encoder::max_buffer_length_from_utf8`] (html references included) |
+//! | `CoderResult::{InputEmpty, OutputFull}` | [`CoderResult`] (the same as [`Status`]) |
+//! | `mem::is_ascii`, `is_utf8_latin1`, `decode_latin1`, `encode_latin1_lossy`, `convert_latin1_to_utf8`, `convert_utf8_to_latin1_lossy`, `utf16_valid_up_to` | [`mem::is_ascii`], [`mem::is_utf8_latin1`], [`mem::decode_latin1`], [`mem::encode_latin1_lossy`], [`mem::convert_latin1_to_utf8`], [`mem::convert_utf8_to_latin1_lossy`], [`mem::utf16_valid_up_to`] (SIMD; the lossy ones write `?` where encoding_rs promises nothing) |
+//! | `encoding_rs_io::DecodeReaderBytesBuilder` (`encoding`, `utf8_passthru`, `bom_override`, `strip_bom`, `bom_sniffing`, `build`, `build_with_buffer`) | `io::DecodeReaderBuilder` (also named `io::DecodeReaderBytesBuilder`), the same options (feature `std`) |
+//! | `encoding_rs_io::DecodeReaderBytes::new(reader)` | `io::DecodeReaderBuilder::new().build(reader)`; `io::DecodeReader::new(reader, encoding)` decodes as the spec's "decode" |
+//! | a `&'static encoding_rs::Encoding` from chardetng, codepage, charset | `.into()`, `Encoding::from_encoding_rs`, `Encoding::to_encoding_rs` (feature `encoding_rs`) |
+//!
+//! `latin1` is a label of windows-1252 in both crates, as on the Web; `mem`'s "Latin-1" is
+//! each byte as the code point of its value (U+0080..=U+009F included).
+//!
 //! ## Features
 //!
 //! - `std` (default): `std::error::Error` impls and the [`io`] adapters. Without it the crate
@@ -107,6 +146,7 @@
 //! - `tokio`: `io::AsyncDecodeReader`, `io::AsyncEncodeWriter`.
 //! - `futures`: `io::DecoderStream`, `io::EncoderStream`.
 //! - `serde`: `&'static Encoding` serializes as its name and deserializes from any label.
+//! - `encoding_rs`: `&'static Encoding` to and from `&'static encoding_rs::Encoding`.
 #![no_std]
 // docs.rs (`[package.metadata.docs.rs]`, nightly) marks the items each feature adds.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -118,6 +158,9 @@ extern crate alloc;
 extern crate std;
 
 mod codecs;
+#[cfg(feature = "encoding_rs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encoding_rs")))]
+mod compat;
 mod decoder;
 pub mod detect;
 mod encoder;
@@ -126,11 +169,13 @@ mod hooks;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
+pub mod mem;
 #[cfg(feature = "serde")]
 mod serde_impl;
 #[allow(unsafe_code)]
 mod simd;
 mod status;
+mod str_vec;
 // Generated by `cargo xtask gen-tables`: kept exactly as the generator writes it.
 #[allow(missing_docs, clippy::all)]
 #[rustfmt::skip]
@@ -152,6 +197,7 @@ pub use encoder::{EncodeError, Encoder, EncoderErrorMode};
 pub use encoding::*;
 pub use hooks::*;
 pub use status::{Progress, Status};
+pub use str_vec::CoderResult;
 pub use web::*;
 
 /// Run-time CPU dispatch of the SIMD fast paths.

@@ -275,6 +275,34 @@ fn scores_are_ranked_and_in_range() {
 }
 
 #[test]
+fn encodings_that_decode_the_input_alike_share_their_probability() {
+    // Estonian "sõnastik": õ is 0xF5 in windows-1257, ISO-8859-4, ISO-8859-13 and
+    // ISO-8859-15, which all decode it to the same text; each alone is less likely than
+    // Vietnamese in windows-1258, together they are the answer.
+    let bytes = encode("sõnastik", textcodec::WINDOWS_1257);
+    assert_detects(&bytes, textcodec::WINDOWS_1257, None, "sõnastik");
+    let mut d = Detector::new();
+    d.feed(&bytes, true);
+    let c = d.candidates(None, false);
+    let score = |e: &'static Encoding| c.iter().find(|&&(x, _)| x == e).map(|&(_, s)| s);
+    let alike = [
+        textcodec::WINDOWS_1257,
+        textcodec::ISO_8859_4,
+        textcodec::ISO_8859_13,
+        textcodec::ISO_8859_15,
+    ];
+    for e in alike {
+        assert_eq!(score(e), score(textcodec::WINDOWS_1257), "{e:?}");
+    }
+    // They rank together, at the top.
+    assert!(
+        c[..alike.len()].iter().all(|(e, _)| alike.contains(e)),
+        "{c:?}"
+    );
+    assert!(score(textcodec::WINDOWS_1258) < score(textcodec::WINDOWS_1257));
+}
+
+#[test]
 fn the_tld_hint_decides_between_confusable_encodings() {
     // "Žluťoučký kůň" fits windows-1250; a short Latin word with one letter from the upper
     // half is what the hint is for: on .cz it is Czech in windows-1250.

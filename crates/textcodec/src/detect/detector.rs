@@ -18,7 +18,9 @@
 use alloc::vec::Vec;
 
 use super::model::{self, SINGLE_BYTE, SINGLE_BYTE_COUNT};
+use crate::codecs::Kind;
 use crate::encoding::Encoding;
+use crate::tables::single_byte::DECODE;
 use crate::*;
 
 /// Costs, in tenths of a nat: 64 bits, which no input can overflow.
@@ -482,6 +484,9 @@ pub struct Detector {
     gap_sum: u64,
     gap_sum_non_latin: u64,
     non_ascii: u64,
+    /// The non-ASCII byte values seen (bit `b % 64` of `seen[(b - 0x80) / 64]`): the
+    /// single-byte encodings that decode them alike decode the input to the same text.
+    seen: [u64; 2],
     /// Candidate updates made so far (for the fuzz target's linear-time check).
     work: u64,
 }
@@ -554,6 +559,7 @@ impl Detector {
             gap_sum: 0,
             gap_sum_non_latin: 0,
             non_ascii: 0,
+            seen: [0; 2],
             work: 0,
         }
     }
@@ -664,6 +670,7 @@ impl Detector {
             self.gap_sum_non_latin += self.gap.min(GAP_CAP_NON_LATIN);
             self.gap = 0;
             self.non_ascii += 1;
+            self.seen[usize::from(b >> 6) & 1] |= 1 << (b & 63);
             if self.non_ascii.is_multiple_of(PRUNE_EVERY) {
                 self.prune();
             }
@@ -772,9 +779,11 @@ impl Detector {
         self.ranked(tld).first().map_or(fallback, |&(e, _)| e)
     }
 
-    /// Every encoding still possible, best first, each with a score in 0.0..=1.0 (the scores
-    /// add up to 1). Where a rule decides (UTF-8, ASCII-only input), that answer alone, with
-    /// 1.0.
+    /// Every encoding still possible, best first, each with a score in 0.0..=1.0: the
+    /// probability that it decodes the input to the right text. Encodings that decode the
+    /// input to the same text share that probability (so the scores add up to 1 only when
+    /// no two do) and rank together, the most likely encoding first. Where a rule decides
+    /// (UTF-8, ASCII-only input), that answer alone, with 1.0.
     ///
     /// ```
     /// let mut d = textcodec::detect::Detector::new();
@@ -799,29 +808,60 @@ impl Detector {
         out
     }
 
-    /// The live encodings, most probable first: each encoding's probability is the sum of
-    /// its languages' (a softmax of the costs).
+    /// The live encodings, most probable first. An encoding's probability is the sum of its
+    /// languages' (a softmax of the costs); its score is the probability that it decodes the
+    /// input to the right text: the sum over the encodings that decode the input to the same
+    /// text as it does (single-byte encodings that agree on every byte value seen). Those
+    /// rank together, the most probable first. (Choosing the text, not the encoding: a
+    /// title whose only accented letter is `õ` is the same Estonian text in windows-1257,
+    /// ISO-8859-4, ISO-8859-13 and ISO-8859-15, whose shares of Estonian's probability
+    /// together outweigh Hungarian `ő` in windows-1250.)
     fn ranked(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, f32)> {
         let costs = self.best_costs(tld);
         let Some(best) = costs.iter().map(|&(_, c)| c).min() else {
             return Vec::new();
         };
-        let mut out: Vec<(&'static Encoding, f64)> = Vec::new();
+        let mut own: Vec<(&'static Encoding, f64)> = Vec::new();
         for &(e, c) in &costs {
             let w = exp_neg((c - best) as f64 / 10.0);
-            match out.iter_mut().find(|(x, _)| *x == e) {
+            match own.iter_mut().find(|(x, _)| *x == e) {
                 Some(slot) => slot.1 += w,
-                None => out.push((e, w)),
+                None => own.push((e, w)),
             }
         }
-        let total: f64 = out.iter().map(|&(_, w)| w).sum();
-        let mut out: Vec<(&'static Encoding, f32)> = out
-            .into_iter()
-            .map(|(e, w)| (e, (w / total) as f32))
+        let total: f64 = own.iter().map(|&(_, w)| w).sum();
+        // Each encoding's group: the first encoding that decodes the input as it does (the
+        // relation is an equivalence), and each group's probability.
+        let seen = self.seen_bytes();
+        let group: Vec<usize> = (0..own.len())
+            .map(|i| {
+                (0..i)
+                    .find(|&j| same_text(own[j].0, own[i].0, &seen))
+                    .unwrap_or(i)
+            })
             .collect();
+        let mut mass = alloc::vec![0.0f64; own.len()];
+        for (i, &g) in group.iter().enumerate() {
+            mass[g] += own[i].1;
+        }
+        let mut order: Vec<usize> = (0..own.len()).collect();
         // Stable: equal scores keep the model's order.
-        out.sort_by(|a, b| b.1.total_cmp(&a.1));
-        out
+        order.sort_by(|&a, &b| {
+            mass[group[b]]
+                .total_cmp(&mass[group[a]])
+                .then(own[b].1.total_cmp(&own[a].1))
+        });
+        order
+            .into_iter()
+            .map(|i| (own[i].0, (mass[group[i]] / total).min(1.0) as f32))
+            .collect()
+    }
+
+    /// The non-ASCII byte values seen, in increasing order.
+    fn seen_bytes(&self) -> Vec<u8> {
+        (0x80..=0xFFu8)
+            .filter(|&b| self.seen[usize::from(b >> 6) & 1] & (1 << (b & 63)) != 0)
+            .collect()
     }
 
     /// The answer where a rule decides, not the model.
@@ -891,6 +931,23 @@ fn tld_info(tld: Option<&[u8]>) -> (&'static Encoding, u64) {
             (Encoding::all()[encoding as usize], languages)
         }
         Err(_) => (WINDOWS_1252, 0),
+    }
+}
+
+/// Whether encodings `a` and `b` decode an input whose non-ASCII byte values are `seen` to
+/// the same text: the same encoding, or two single-byte encodings ("index single-byte")
+/// that map each of those bytes to the same code point (every one maps ASCII to itself).
+fn same_text(a: &'static Encoding, b: &'static Encoding, seen: &[u8]) -> bool {
+    if a == b {
+        return true;
+    }
+    match (a.kind, b.kind) {
+        (Kind::SingleByte(x), Kind::SingleByte(y)) => {
+            let (x, y) = (DECODE[usize::from(x)], DECODE[usize::from(y)]);
+            seen.iter()
+                .all(|&b| x[usize::from(b - 0x80)] == y[usize::from(b - 0x80)])
+        }
+        _ => false,
     }
 }
 

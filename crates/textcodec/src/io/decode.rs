@@ -5,7 +5,10 @@ extern crate std;
 use super::detect::{DetectOptions, Sniffing};
 use super::errors::MalformedInput;
 use crate::detect::Sniffed;
-use crate::{DecodeError, Decoder, DecoderOptions, Encoding, Progress, Status, UTF_8};
+use crate::{
+    BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoding, Progress,
+    Status, UTF_8,
+};
 use core::fmt;
 use std::boxed::Box;
 use std::io::{self, BufRead, Read};
@@ -169,6 +172,84 @@ pub(crate) struct DecodeCore {
     sniffed: Option<Sniffed>,
     /// The size of the reads once decoding.
     capacity: usize,
+    /// The bytes are handed out as read, not decoded (see [`DecodeReaderBuilder`]).
+    passthru: bool,
+    /// A reader from a [`DecodeReaderBuilder`] whose first bytes decide how to read it: the
+    /// builder's options, until then.
+    start: Option<Start>,
+}
+
+/// The options of a [`DecodeReaderBuilder`] that decide, from the first bytes of the stream,
+/// in which encoding to decode it or whether to pass it through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Start {
+    encoding: Option<&'static Encoding>,
+    utf8_passthru: bool,
+    bom_override: bool,
+    strip_bom: bool,
+    bom_sniffing: bool,
+    error_mode: DecoderErrorMode,
+}
+
+impl Start {
+    /// Whether a BOM may choose the encoding.
+    fn sniffs(&self) -> bool {
+        self.bom_sniffing && (self.bom_override || self.encoding.is_none())
+    }
+
+    /// Whether the decision needs the first bytes of the stream.
+    fn needs_head(&self) -> bool {
+        self.sniffs() || self.strip_bom
+    }
+
+    /// How to read a stream that starts with `head` (its first three bytes, or all of a
+    /// shorter stream), given the encoding detection found, if it ran: the encoding to decode
+    /// from (`None`: pass the bytes through) and how many bytes of `head` to skip (a BOM,
+    /// with `strip_bom`).
+    fn decide(
+        &self,
+        head: &[u8],
+        detected: Option<&'static Encoding>,
+    ) -> (Option<&'static Encoding>, usize) {
+        let bom = Encoding::for_bom(head);
+        let skip = match bom {
+            Some((_, len)) if self.strip_bom => len,
+            _ => 0,
+        };
+        let passes = |e: &'static Encoding| e == UTF_8 && self.utf8_passthru;
+        let encoding = match detected {
+            Some(found) => (!passes(found)).then_some(found),
+            None => match bom {
+                Some((found, _)) if self.sniffs() && !passes(found) => Some(found),
+                _ => self.encoding,
+            },
+        };
+        (encoding, skip)
+    }
+
+    /// The decoder for `encoding`: the error mode asked for, its own BOM removed.
+    fn decoder(&self, encoding: &'static Encoding) -> Decoder {
+        encoding.new_decoder(DecoderOptions {
+            error_mode: self.error_mode,
+            bom: BomHandling::Strip,
+        })
+    }
+}
+
+/// How many bytes at the end of `bytes` (at most three) may start a UTF-8 character that the
+/// next bytes complete.
+fn incomplete_utf8_tail(bytes: &[u8]) -> usize {
+    for k in 1..=bytes.len().min(3) {
+        let needs = match bytes[bytes.len() - k] {
+            0x80..=0xBF => continue,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return 0,
+        };
+        return if k < needs { k } else { 0 };
+    }
+    0
 }
 
 /// The error of `read_str` and `fill_str` after a `read` or `consume` that split a character.
@@ -176,6 +257,15 @@ pub(crate) fn inside_character() -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         "the read position is inside a character (after a partial read or consume)",
+    )
+}
+
+/// The error of `read_str` and `fill_str` when the bytes passed through are not UTF-8.
+fn passed_through_not_utf8() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "the bytes passed through undecoded are not UTF-8 here (or a read or consume stopped \
+         inside a character)",
     )
 }
 
@@ -205,16 +295,95 @@ impl DecodeCore {
         capacity: usize,
     ) -> Self {
         let capacity = Self::room(capacity);
-        // The output room of the worst of the decoders it may pick.
-        let out_len = Encoding::all()
-            .iter()
-            .map(|e| Self::output_room(&e.new_decoder(options), capacity))
-            .max()
-            .unwrap_or(0);
+        let out_len = Self::output_room_any(options, capacity);
         // The input buffer is the one the detection reads into (`Sniffing::into_input`).
         let sniffing = Box::new(Sniffing::new(detect, options));
         let decoder = UTF_8.new_decoder(options);
         Self::with_parts(decoder, Box::default(), out_len, capacity, Some(sniffing))
+    }
+
+    /// A core for a [`DecodeReaderBuilder`]: detecting the encoding with `detect` when no
+    /// encoding is given, else reading the first bytes if `start` needs them.
+    pub(crate) fn starting(start: Start, detect: Option<&DetectOptions>, capacity: usize) -> Self {
+        let options = DecoderOptions {
+            error_mode: start.error_mode,
+            bom: BomHandling::Strip,
+        };
+        if let (None, Some(detect)) = (start.encoding, detect) {
+            let mut core = Self::detecting(detect.clone(), options, capacity);
+            core.start = Some(start);
+            return core;
+        }
+        if start.needs_head() {
+            // The first bytes are read into the input buffer, then `start` decides.
+            let capacity = Self::room(capacity);
+            let out_len = Self::output_room_any(options, capacity);
+            let input = vec![0; capacity].into_boxed_slice();
+            let mut core =
+                Self::with_parts(UTF_8.new_decoder(options), input, out_len, capacity, None);
+            core.start = Some(start);
+            return core;
+        }
+        let mut core = Self::new(start.encoding.unwrap_or(UTF_8), options, capacity);
+        if start.encoding.is_none() {
+            core.passthru = true;
+        }
+        core
+    }
+
+    /// Whether a `Read` may read the inner reader straight into the caller's buffer: the bytes
+    /// pass through and none are waiting here.
+    pub(crate) fn reads_directly(&self) -> bool {
+        self.passthru && !self.has_output() && self.in_start == self.in_end
+    }
+
+    /// The error for output that is not a `str` where one was asked for.
+    pub(crate) fn not_str(&self) -> io::Error {
+        if self.passthru {
+            passed_through_not_utf8()
+        } else {
+            inside_character()
+        }
+    }
+
+    /// Decides how to read the stream, from its first bytes (and the encoding detection found,
+    /// if it ran), as `start` says.
+    fn begin(&mut self, start: Start, detected: Option<&'static Encoding>) {
+        let head = &self.input[self.in_start..self.in_end.min(self.in_start + 3)];
+        let (encoding, skip) = start.decide(head, detected);
+        self.in_start += skip;
+        self.consumed += skip as u64;
+        match encoding {
+            Some(encoding) => {
+                self.decoder = start.decoder(encoding);
+                self.encoding = encoding;
+            }
+            None => {
+                self.passthru = true;
+                self.encoding = UTF_8;
+            }
+        }
+    }
+
+    /// Hands out the input as it is: all of it at the end of the stream, else all but an
+    /// unfinished UTF-8 character at its end, so that UTF-8 comes out in whole characters.
+    fn pass_through(&mut self) {
+        let src = &self.input[self.in_start..self.in_end];
+        if src.is_empty() {
+            self.finished = true;
+            return;
+        }
+        let end = src.len().min(self.output.len());
+        let n = if self.eof && end == src.len() {
+            end
+        } else {
+            end - incomplete_utf8_tail(&src[..end])
+        };
+        self.output[..n].copy_from_slice(&src[..n]);
+        self.out_end = n;
+        self.in_start += n;
+        self.consumed += n as u64;
+        self.wait_for_more = !self.eof && self.in_start < self.in_end;
     }
 
     /// The input buffer's size for a `capacity` asked for: room for the tail that
@@ -231,6 +400,15 @@ impl DecodeCore {
             .unwrap_or(capacity.saturating_mul(3))
             .max(32)
             + 64
+    }
+
+    /// The output room of the worst of the decoders a reader may pick.
+    fn output_room_any(options: DecoderOptions, capacity: usize) -> usize {
+        Encoding::all()
+            .iter()
+            .map(|e| Self::output_room(&e.new_decoder(options), capacity))
+            .max()
+            .unwrap_or(0)
     }
 
     fn with_parts(
@@ -257,6 +435,8 @@ impl DecodeCore {
             sniffing,
             sniffed: None,
             capacity,
+            passthru: false,
+            start: None,
         }
     }
 
@@ -308,7 +488,7 @@ impl DecodeCore {
                 self.out_start = end;
                 Ok(s)
             }
-            None => Err(inside_character()),
+            None => Err(self.not_str()),
         }
     }
 
@@ -363,6 +543,16 @@ impl DecodeCore {
             self.input = input;
             self.in_start = 0;
             self.in_end = len;
+            if let Some(start) = self.start.take() {
+                self.begin(start, Some(sniffed.encoding));
+            }
+        }
+        if let Some(start) = self.start {
+            if self.in_end - self.in_start < 3 && !self.eof {
+                return CoreStep::NeedInput;
+            }
+            self.start = None;
+            self.begin(start, None);
         }
         if !self.eof && (self.in_start == self.in_end || self.wait_for_more) {
             // Keep the unread tail, and read after it.
@@ -373,6 +563,10 @@ impl DecodeCore {
         }
         self.out_start = 0;
         self.out_end = 0;
+        if self.passthru {
+            self.pass_through();
+            return CoreStep::Continue;
+        }
         if self.in_start == self.in_end {
             // The end of the stream.
             match self.decoder.decode_to_utf8(&[], &mut self.output, true) {
@@ -656,7 +850,7 @@ impl<R: Read> DecodeReader<R> {
         let avail = self.core.available();
         match core::str::from_utf8(avail) {
             Ok(s) => Ok(s),
-            Err(_) => Err(inside_character()),
+            Err(_) => Err(self.core.not_str()),
         }
     }
 
@@ -732,6 +926,15 @@ impl<R: Read> Read for DecodeReader<R> {
         if buf.is_empty() {
             return Ok(0);
         }
+        if self.core.reads_directly() {
+            // Bytes passed through: straight from the inner reader, no copy.
+            loop {
+                match self.inner.read(buf) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    result => return result,
+                }
+            }
+        }
         self.fill_buf()?;
         let n = self.core.copy_len(buf.len());
         buf[..n].copy_from_slice(&self.core.available()[..n]);
@@ -761,3 +964,319 @@ impl<R> fmt::Debug for DecodeReader<R> {
             .finish_non_exhaustive()
     }
 }
+
+/// Builds a [`DecodeReader`] with the options of encoding_rs_io's `DecodeReaderBytesBuilder`
+/// (which ripgrep and others read files through), with their meanings, and textcodec's own:
+/// the error mode, detection of the encoding, the buffer size.
+///
+/// Code written for encoding_rs_io keeps its calls: `DecodeReaderBytesBuilder::new()` becomes
+/// `DecodeReaderBuilder::new()`, and `.encoding(..)`, `.utf8_passthru(..)`, `.bom_override(..)`,
+/// `.strip_bom(..)`, `.bom_sniffing(..)` and `.build(reader)` stay (`build_with_buffer` becomes
+/// `.capacity(n).build(reader)`: the reader allocates its buffers once).
+///
+/// What the options decide, from the first three bytes of the stream (read before the first
+/// read returns, and never read twice):
+///
+/// | | no BOM | a UTF-16LE or UTF-16BE BOM | a UTF-8 BOM |
+/// |---|---|---|---|
+/// | no encoding (the default) | bytes passed through | decoded as the BOM says, BOM removed | decoded as UTF-8, BOM removed; passed through with `utf8_passthru` |
+/// | `encoding(Some(e))` | decoded as `e` | decoded as `e` (the BOM is text unless it is `e`'s own, which is removed) | the same |
+/// | `encoding(Some(e))` and `bom_override` | decoded as `e` | decoded as the BOM says, BOM removed | decoded as UTF-8, BOM removed; with `utf8_passthru`, decoded as `e` (as encoding_rs_io does) |
+///
+/// - "Passed through": the bytes are handed out as they are, taken to be UTF-8 and not checked
+///   (invalid bytes stay, U+FFFD replaces nothing); [`Read::read`] then reads the inner reader
+///   straight into the caller's buffer. This is encoding_rs_io's behaviour for text without a
+///   BOM when no encoding is given: most files are UTF-8, and a search tool handles invalid
+///   bytes itself. [`read_str`](DecodeReader::read_str) and
+///   [`fill_str`](DecodeReader::fill_str) still hand out whole characters, and return an
+///   [`InvalidData`](io::ErrorKind::InvalidData) error where the bytes are not UTF-8.
+/// - `bom_sniffing(false)`: no BOM chooses anything (with no encoding, everything is passed
+///   through).
+/// - `strip_bom(true)`: a BOM (UTF-8, UTF-16LE or UTF-16BE) at the start is removed before
+///   anything else, whatever the other options, passing through or not (a UTF-16LE BOM before
+///   windows-1252 text is then not decoded as `ÿþ`).
+/// - [`detect`](Self::detect): with no encoding given, the encoding is found as
+///   [`DecodeReader::detect_with`] finds it (BOM, declaration, statistical guess) instead of
+///   passing the bytes through; with `utf8_passthru`, text found to be UTF-8 is passed through.
+/// - [`error_mode`](Self::error_mode) (textcodec's): malformed input becomes U+FFFD
+///   (encoding_rs_io's only behaviour) or, in fatal mode, an error, as [`DecodeReader`] says.
+///
+/// ```
+/// use std::io::Read;
+/// use textcodec::io::DecodeReaderBuilder;
+///
+/// // ripgrep's set-up: UTF-8 (valid or not) passes through, a UTF-16 BOM is decoded, no BOM
+/// // reaches the output.
+/// let mut builder = DecodeReaderBuilder::new();
+/// builder.encoding(None).utf8_passthru(true).strip_bom(true).bom_override(true).bom_sniffing(true);
+///
+/// let mut out = Vec::new();
+/// builder.build(&b"\xEF\xBB\xBFfoo\xFFbar"[..]).read_to_end(&mut out)?;
+/// assert_eq!(out, b"foo\xFFbar");
+///
+/// let mut out = Vec::new();
+/// builder.build(&b"\xFF\xFEh\0i\0"[..]).read_to_end(&mut out)?;
+/// assert_eq!(out, b"hi");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeReaderBuilder {
+    start: Start,
+    detect: Option<DetectOptions>,
+    capacity: usize,
+}
+
+impl Default for DecodeReaderBuilder {
+    fn default() -> Self {
+        DecodeReaderBuilder {
+            start: Start {
+                encoding: None,
+                utf8_passthru: false,
+                bom_override: false,
+                strip_bom: false,
+                bom_sniffing: true,
+                error_mode: DecoderErrorMode::Replacement,
+            },
+            detect: None,
+            capacity: super::DEFAULT_CAPACITY,
+        }
+    }
+}
+
+impl DecodeReaderBuilder {
+    /// encoding_rs_io's defaults: no encoding given (a BOM chooses one; text without a BOM
+    /// passes through), BOM sniffing on, no pass-through of UTF-8 with a BOM, no BOM override,
+    /// no BOM stripping; and malformed input replaced by U+FFFD, 8 KiB reads.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut reader = textcodec::io::DecodeReaderBuilder::new().build(&b"\xFE\xFF\0h\0i"[..]);
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "hi");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The encoding to decode from (`None`: none given, the default). Given one, it is used
+    /// whatever BOM the text has (unless [`bom_override`](Self::bom_override)); only its own
+    /// BOM is removed. encoding_rs_io's option of this name.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut builder = textcodec::io::DecodeReaderBuilder::new();
+    /// builder.encoding(Some(textcodec::SHIFT_JIS));
+    /// let mut text = String::new();
+    /// builder.build(&b"\x82\xa0"[..]).read_to_string(&mut text)?;
+    /// assert_eq!(text, "あ");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn encoding(&mut self, encoding: Option<&'static Encoding>) -> &mut Self {
+        self.start.encoding = encoding;
+        self
+    }
+
+    /// With no encoding given, text that starts with a UTF-8 BOM passes through unchanged (BOM
+    /// included, unless [`strip_bom`](Self::strip_bom)) instead of being decoded as UTF-8,
+    /// which would replace its invalid bytes. Text without a BOM passes through in any case.
+    /// encoding_rs_io's option of this name (default: off).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut out = Vec::new();
+    /// textcodec::io::DecodeReaderBuilder::new()
+    ///     .utf8_passthru(true)
+    ///     .build(&b"\xEF\xBB\xBFfoo\xFFbar"[..])
+    ///     .read_to_end(&mut out)?;
+    /// assert_eq!(out, b"\xEF\xBB\xBFfoo\xFFbar"); // without it: "foo\u{FFFD}bar"
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn utf8_passthru(&mut self, yes: bool) -> &mut Self {
+        self.start.utf8_passthru = yes;
+        self
+    }
+
+    /// With an encoding given, a BOM still chooses the encoding (and is removed): the spec's
+    /// "decode", what [`DecodeReader::new`] does. encoding_rs_io's option of this name
+    /// (default: off).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut text = String::new();
+    /// textcodec::io::DecodeReaderBuilder::new()
+    ///     .encoding(Some(textcodec::WINDOWS_1252))
+    ///     .bom_override(true)
+    ///     .build(&b"\xFF\xFEh\0i\0"[..])
+    ///     .read_to_string(&mut text)?;
+    /// assert_eq!(text, "hi");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn bom_override(&mut self, yes: bool) -> &mut Self {
+        self.start.bom_override = yes;
+        self
+    }
+
+    /// A BOM (UTF-8, UTF-16LE or UTF-16BE) at the start of the text never reaches the output,
+    /// even when the bytes pass through or an encoding other than the BOM's is given.
+    /// encoding_rs_io's option of this name (default: off).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut out = Vec::new();
+    /// textcodec::io::DecodeReaderBuilder::new()
+    ///     .utf8_passthru(true)
+    ///     .strip_bom(true)
+    ///     .build(&b"\xEF\xBB\xBFfoo\xFFbar"[..])
+    ///     .read_to_end(&mut out)?;
+    /// assert_eq!(out, b"foo\xFFbar");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn strip_bom(&mut self, yes: bool) -> &mut Self {
+        self.start.strip_bom = yes;
+        self
+    }
+
+    /// Whether a BOM may choose the encoding (default: on). Off, a BOM chooses nothing: with no
+    /// encoding given, all bytes pass through (BOM included, unless
+    /// [`strip_bom`](Self::strip_bom)). encoding_rs_io's option of this name.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut out = Vec::new();
+    /// textcodec::io::DecodeReaderBuilder::new()
+    ///     .bom_sniffing(false)
+    ///     .build(&b"\xFF\xFEa\0"[..])
+    ///     .read_to_end(&mut out)?;
+    /// assert_eq!(out, b"\xFF\xFEa\0");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn bom_sniffing(&mut self, yes: bool) -> &mut Self {
+        self.start.bom_sniffing = yes;
+        self
+    }
+
+    /// What malformed input does when decoding (passing through never changes a byte):
+    /// [`DecoderErrorMode::Replacement`] (the default, and encoding_rs_io's only behaviour)
+    /// writes U+FFFD; [`DecoderErrorMode::Fatal`] makes it an error, as [`DecodeReader`] says.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use textcodec::DecoderErrorMode;
+    /// let mut reader = textcodec::io::DecodeReaderBuilder::new()
+    ///     .encoding(Some(textcodec::UTF_8))
+    ///     .error_mode(DecoderErrorMode::Fatal)
+    ///     .build(&b"ok \xFF"[..]);
+    /// let mut text = String::new();
+    /// let error = reader.read_to_string(&mut text).unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+    /// ```
+    pub fn error_mode(&mut self, mode: DecoderErrorMode) -> &mut Self {
+        self.start.error_mode = mode;
+        self
+    }
+
+    /// With no encoding given, find the encoding as [`DecodeReader::detect_with`] does (BOM,
+    /// then a declaration, then the statistical guess), instead of passing the bytes through;
+    /// with [`utf8_passthru`](Self::utf8_passthru), text found to be UTF-8 passes through.
+    /// [`DecodeReader::sniffed`] then says how it was found.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use textcodec::io::{DecodeReaderBuilder, DetectOptions};
+    /// let mut reader = DecodeReaderBuilder::new()
+    ///     .detect(DetectOptions::new())
+    ///     .build(&b"\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xca\xe0\xea \xe4\xe5\xeb\xe0?"[..]);
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!((text.as_str(), reader.encoding()), ("Привет, мир! Как дела?", textcodec::WINDOWS_1251));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn detect(&mut self, options: DetectOptions) -> &mut Self {
+        self.detect = Some(options);
+        self
+    }
+
+    /// The size of the reads from the inner reader (default 8 KiB; at least 32), as
+    /// [`DecodeReader::with_capacity`] says. It stands for encoding_rs_io's
+    /// `build_with_buffer`: the reader allocates its buffers once, when it is built.
+    ///
+    /// ```
+    /// let reader = textcodec::io::DecodeReaderBuilder::new().capacity(64 * 1024).build(std::io::empty());
+    /// # let _ = reader;
+    /// ```
+    pub fn capacity(&mut self, bytes: usize) -> &mut Self {
+        self.capacity = bytes;
+        self
+    }
+
+    /// A reader of `reader` with these options. Nothing is read until the first read.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let builder = textcodec::io::DecodeReaderBuilder::new();
+    /// let mut text = String::new();
+    /// for file in [&b"\xFF\xFEh\0i\0"[..], b" there"] {
+    ///     builder.build(file).read_to_string(&mut text)?;
+    /// }
+    /// assert_eq!(text, "hi there");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn build<R: Read>(&self, reader: R) -> DecodeReader<R> {
+        DecodeReader {
+            inner: reader,
+            core: DecodeCore::starting(self.start, self.detect.as_ref(), self.capacity),
+        }
+    }
+
+    /// encoding_rs_io's `build_with_buffer`, so that code calling it compiles unchanged: a
+    /// reader of `reader` whose reads from it are `buffer`'s length (as
+    /// [`capacity`](Self::capacity) sets them), or an error if `buffer` is shorter than 4
+    /// bytes, as encoding_rs_io refuses it. textcodec's reader allocates its own buffers once,
+    /// when it is built; `buffer` gives their size and is not otherwise used.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let mut scratch = vec![0u8; 16 * 1024];
+    /// let mut reader = textcodec::io::DecodeReaderBuilder::new()
+    ///     .build_with_buffer(&b"\xFF\xFEh\0i\0"[..], &mut scratch)?;
+    /// let mut text = String::new();
+    /// reader.read_to_string(&mut text)?;
+    /// assert_eq!(text, "hi");
+    /// assert!(textcodec::io::DecodeReaderBuilder::new().build_with_buffer(&b""[..], [0u8; 3]).is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn build_with_buffer<R: Read, B: AsMut<[u8]>>(
+        &self,
+        reader: R,
+        mut buffer: B,
+    ) -> io::Result<DecodeReader<R>> {
+        let len = buffer.as_mut().len();
+        if len < 4 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                std::format!(
+                    "DecodeReaderBuilder: a buffer of {len} bytes is too small (4 at least)"
+                ),
+            ));
+        }
+        Ok(DecodeReader {
+            inner: reader,
+            core: DecodeCore::starting(self.start, self.detect.as_ref(), len),
+        })
+    }
+}
+
+/// encoding_rs_io's name of [`DecodeReaderBuilder`], so that code written for encoding_rs_io
+/// compiles with `encoding_rs_io` replaced by `textcodec::io`.
+///
+/// ```
+/// use std::io::Read;
+/// use textcodec::io::DecodeReaderBytesBuilder;
+/// let mut text = String::new();
+/// DecodeReaderBytesBuilder::new().build(&b"\xFE\xFF\0h\0i"[..]).read_to_string(&mut text)?;
+/// assert_eq!(text, "hi");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub type DecodeReaderBytesBuilder = DecodeReaderBuilder;

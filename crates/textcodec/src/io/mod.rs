@@ -4,6 +4,8 @@
 //! * [`DecodeReader`] wraps a [`std::io::Read`] of bytes in some encoding and is itself a
 //!   [`Read`](std::io::Read) and [`BufRead`](std::io::BufRead) of UTF-8, with
 //!   [`DecodeReader::read_str`] handing out whole characters as `&str`.
+//!   [`DecodeReaderBuilder`] builds one with the options of encoding_rs_io (UTF-8 passed through
+//!   undecoded, BOM override and stripping) and detection.
 //! * [`EncodeWriter`] wraps a [`std::io::Write`] and is itself a [`Write`](std::io::Write)
 //!   that takes UTF-8 text and writes it in the target encoding.
 // The optional adapters are linked only when their feature is on (the links would be
@@ -59,7 +61,7 @@ mod stream;
 #[cfg(feature = "tokio")]
 mod tokio_impl;
 
-pub use decode::DecodeReader;
+pub use decode::{DecodeReader, DecodeReaderBuilder, DecodeReaderBytesBuilder};
 pub use detect::{DetectOptions, DEFAULT_DETECT_LIMIT};
 pub use encode::EncodeWriter;
 pub use errors::{InvalidUtf8, MalformedInput, UnmappableChar};

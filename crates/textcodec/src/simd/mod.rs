@@ -317,6 +317,24 @@ pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
     }
 }
 
+/// UTF-8 to Latin-1: "UTF-8 decode" then Infra's "isomorphic encode" (each code point below
+/// U+0100 as the byte of its value), over the longest prefix that allows it. This is how
+/// Python stores text whose characters are all below U+0100 (one byte per character), so a
+/// binding can decode such text straight into its string.
+///
+/// Decodes the longest prefix of `src` made of ASCII bytes and two-byte sequences for
+/// U+0080..U+00FF that fits in `dst`, one byte per character; returns (bytes read, bytes
+/// written). `dst` is untouched past the bytes written.
+#[inline]
+pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    kernels! {
+        "x86_64" if true => {
+            Avx2 => x86::utf8_to_isomorphic_avx2(src, dst),
+        }
+        _ => scalar::utf8_to_isomorphic(src, dst)
+    }
+}
+
 /// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
 /// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
 #[inline(always)]
@@ -430,9 +448,10 @@ pub(crate) mod spill;
 pub(crate) use spill::{Spill, Window};
 
 mod text;
-#[cfg(feature = "std")]
-pub(crate) use text::valid_prefix;
-pub(crate) use text::{ascii_str, str_from_utf8};
+pub(crate) use text::{
+    ascii_len, ascii_prefix, ascii_str, latin1_to_string, latin1_to_utf8, str_from_utf8,
+    valid_prefix, write_str_at,
+};
 
 #[cfg(all(test, feature = "std"))]
 mod tests;

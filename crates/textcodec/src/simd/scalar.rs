@@ -137,3 +137,34 @@ pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
     }
     mask
 }
+
+/// [`super::utf8_to_isomorphic`], the portable kernel (every level but AVX2).
+pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (mut i, mut j) = (0, 0);
+    while i < src.len() && j < dst.len() {
+        if let (Some(word), Some(out)) = (src.get(i..i + 8), dst.get_mut(j..j + 8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            if u64::from_le_bytes(w) & HIGH == 0 {
+                out.copy_from_slice(word);
+                i += 8;
+                j += 8;
+                continue;
+            }
+        }
+        let b = src[i];
+        if b < 0x80 {
+            dst[j] = b;
+            i += 1;
+        } else if b & 0xFE == 0xC2 && src.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80) {
+            // U+0080..U+00FF: 110000xx 10yyyyyy is xxyyyyyy.
+            dst[j] = (b << 6) | (src[i + 1] & 0x3F);
+            i += 2;
+        } else {
+            break;
+        }
+        j += 1;
+    }
+    (i, j)
+}

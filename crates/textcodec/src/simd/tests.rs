@@ -715,3 +715,107 @@ fn utf8_validation_agrees_with_std() {
         }
     }
 }
+
+/// UTF-8 to Latin-1 (`utf8_to_isomorphic`) at every level against its definition.
+mod isomorphic {
+    use crate::simd::{detected_level, set_level, utf8_to_isomorphic, Level};
+    use std::vec::Vec;
+
+    /// The definition: the spec's UTF-8 decoder's characters, one by one, while each is below
+    /// U+0100 and fits.
+    fn definition(src: &[u8], room: usize) -> (usize, Vec<u8>) {
+        let valid = match core::str::from_utf8(src) {
+            Ok(s) => s,
+            Err(e) => core::str::from_utf8(&src[..e.valid_up_to()]).unwrap(),
+        };
+        let (mut read, mut out) = (0, Vec::new());
+        for c in valid.chars() {
+            if c as u32 > 0xFF || out.len() == room {
+                break;
+            }
+            out.push(c as u32 as u8);
+            read += c.len_utf8();
+        }
+        (read, out)
+    }
+
+    fn levels() -> Vec<Level> {
+        // Every level of this architecture the CPU has (set_level caps the others).
+        let mut v = std::vec![Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon];
+        v.retain(|&l| l <= detected_level() && set_level(l) == l);
+        v
+    }
+
+    #[test]
+    fn every_level_agrees_with_the_definition() {
+        let pieces: [&[u8]; 12] = [
+            b"a",
+            b"abcdefghijklmnopq",
+            "é".as_bytes(),
+            "ÿ".as_bytes(),
+            "\u{80}".as_bytes(),
+            "ä ö ü ß".as_bytes(),
+            "Ā".as_bytes(),
+            "火".as_bytes(),
+            b"\xC2",
+            b"\xC3\x41",
+            b"\xC1\xBF",
+            b"\xBF",
+        ];
+        let mut x = 0x1234_5678u32;
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for _ in 0..3000 {
+            let mut v = Vec::new();
+            let len = crate::xorshift32(&mut x) % 120;
+            while v.len() < len as usize {
+                let r = crate::xorshift32(&mut x) as usize;
+                // Mostly text that converts, sometimes a piece that stops it.
+                let k = if r.is_multiple_of(16) {
+                    r / 16 % 12
+                } else {
+                    r / 16 % 6
+                };
+                v.extend_from_slice(pieces[k]);
+            }
+            cases.push(v);
+        }
+        for k in 0..64 {
+            // A two-byte sequence at every place around the block edges.
+            let mut v = std::vec![b'x'; k];
+            v.extend_from_slice("é".as_bytes());
+            v.extend(std::iter::repeat_n(b'y', 70));
+            cases.push(v);
+        }
+        let before = crate::simd::level();
+        for level in levels() {
+            set_level(level);
+            for case in &cases {
+                for room in [
+                    0,
+                    1,
+                    7,
+                    8,
+                    15,
+                    16,
+                    17,
+                    31,
+                    32,
+                    33,
+                    case.len() / 2,
+                    case.len(),
+                ] {
+                    let (read, want) = definition(case, room);
+                    let mut dst = std::vec![0xA5u8; room + 40];
+                    let (r, w) = utf8_to_isomorphic(case, &mut dst[..room]);
+                    assert_eq!(
+                        (r, &dst[..w]),
+                        (read, &want[..]),
+                        "{level:?} {case:?} {room}"
+                    );
+                    assert!(dst[w..].iter().all(|&b| b == 0xA5), "{level:?} {case:?}");
+                }
+            }
+        }
+        set_level(before);
+    }
+}

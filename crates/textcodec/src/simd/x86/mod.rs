@@ -10,12 +10,14 @@ use super::lookup::{
 use super::{detected_level, scalar, ByteRun, Level};
 
 mod ascii;
+mod isomorphic;
 mod latin;
 mod single_byte;
 mod utf16_to_utf8;
 mod utf8_to_utf16;
 mod utf8_validate;
 pub(crate) use ascii::*;
+pub(crate) use isomorphic::*;
 pub(crate) use latin::*;
 pub(crate) use single_byte::*;
 pub(crate) use utf16_to_utf8::*;
