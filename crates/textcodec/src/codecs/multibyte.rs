@@ -262,18 +262,17 @@ pub(crate) fn utf8_run(
         w += n;
     }
     // Eight steps (an ASCII byte or a two-byte sequence) at a time while there are 16 bytes
-    // of input and room for eight steps, with one bounds check per eight. A two-byte
-    // sequence is one load and one 4-byte store (the fourth byte is overwritten next, or put
-    // back before returning).
-    let mut ring = crate::simd::spill::Ring::<u8>::new();
-    let mut spill = crate::simd::Spill::new(w, &mut ring);
-    const STEPS8: usize = 7 * 3 + 4;
+    // of input and 32 bytes of room, with one bounds check per eight. A two-byte sequence
+    // is one load and one 4-byte store (its fourth byte, and the third of a two-byte
+    // character, overwritten next). Between groups nothing past the output has been
+    // stored to: the caller's 32 bytes at a group's start are kept before its stores (they
+    // reach at most 7 * 3 + 4 = 25 bytes past it), and the four after its output put back
+    // after them (the stores reach at most 2 bytes past the output's end).
     while let Some(s) = src.get(i..).and_then(|s| s.first_chunk::<16>()) {
-        if dst.len() < w + STEPS8 {
+        let Some(d) = dst.get_mut(w..).and_then(|d| d.first_chunk_mut::<32>()) else {
             break;
-        }
-        spill.cover(dst, w, w + STEPS8);
-        let d: &mut [u8; STEPS8] = (&mut dst[w..w + STEPS8]).try_into().unwrap();
+        };
+        let kept: [u8; 32] = *d;
         let (mut p, mut o) = (0, 0);
         let mut k = 0;
         while k < 8 {
@@ -293,10 +292,13 @@ pub(crate) fn utf8_run(
             }
             k += 1;
         }
+        // At most 8 * 3 = 24 bytes of output: the mask changes nothing but bounds `o`.
+        let o = o & 31;
+        let after: &[u8; 4] = kept[o.min(28)..][..4].try_into().unwrap();
+        d[o.min(28)..][..4].copy_from_slice(after);
         i += p;
         w += o;
         if k < 8 {
-            spill.restore(dst, w);
             return (i, w);
         }
         if p == 8 {
@@ -306,7 +308,8 @@ pub(crate) fn utf8_run(
             w += n;
         }
     }
-    // The same one step at a time (near the end of the input or of the room).
+    // The same one step at a time (near the end of the input or of the room), each
+    // character written exactly.
     while let Some(&b) = src.get(i) {
         if b < 0x80 {
             let k = super::ascii_tail_to_utf8(src, i, &mut dst[w..]);
@@ -332,12 +335,9 @@ pub(crate) fn utf8_run(
         if e == 0 {
             break;
         }
-        spill.cover(dst, w, w + 4);
-        dst[w..w + 4].copy_from_slice(&e.to_le_bytes());
-        w += super::utf8_entry_len(e);
+        w += super::put_pair_utf8(dst, w, e);
         i += 2;
     }
-    spill.restore(dst, w);
     (i, w)
 }
 

@@ -696,16 +696,16 @@ fn encode_utf8(
         w += 1;
     }
     // A block with characters that are not ASCII is copied whole, and each of them written
-    // over the copy: what the copies write past the output is put back before returning.
-    let mut ring = crate::simd::spill::Ring::<u8>::new();
-    let mut spill = crate::simd::Spill::new(w, &mut ring);
-    // Where the blocks stopped at a character the handler reports an error for.
-    let mut error = false;
-    'blocks: while r + 64 <= src.len() && w + 64 <= dst.len() {
+    // over the copy (each copy starts at the output's end and reaches 32 bytes past it; a
+    // block writes at most 32 bytes): what the copies write past the output is put back
+    // before returning.
+    let mut window = crate::simd::Window::new();
+    while r + 64 <= src.len() && w + 64 <= dst.len() {
         let block: &[u8; 32] = src[r..r + 32].try_into().unwrap();
         let (high, leads) = crate::simd::utf8_masks32(block);
         if high == 0 {
             dst[w..w + 32].copy_from_slice(block);
+            window.exact();
             r += 32;
             w += 32;
             let next: &[u8; 32] = src[r..r + 32].try_into().unwrap();
@@ -720,7 +720,8 @@ fn encode_utf8(
             continue;
         }
         // The copies below reach at most 64 bytes past `w`.
-        spill.cover(dst, w, w + 64);
+        window.before(dst, w);
+        let base = w;
         dst[w..w + 32].copy_from_slice(block);
         if leads & (leads >> 2) & (leads >> 4) != 0 {
             // Three two-byte characters in a row (or closer): a non-Latin script.
@@ -734,13 +735,14 @@ fn encode_utf8(
                     continue;
                 }
                 let Some((out, len)) = encode_one(t, src, r) else {
-                    error = true;
-                    break 'blocks;
+                    window.restore_block(dst, base, w);
+                    return (r, w);
                 };
                 dst[w] = out;
                 r += len;
                 w += 1;
             }
+            window.after(base, w);
             continue;
         }
         // `r` is at a character boundary, so the first byte that is not ASCII leads: `leads`
@@ -761,18 +763,16 @@ fn encode_utf8(
                 let cp = utf8_2(lead, win[(i + 1) & 63]) as usize;
                 match t.low[cp] {
                     0 => {
-                        (r, w) = (r + i, w + o);
-                        error = true;
-                        break 'blocks;
+                        window.restore_block(dst, w, w + o);
+                        return (r + i, w + o);
                     }
                     b => out[o & 31] = b,
                 }
                 i += 2;
             } else {
                 let Some((b, len)) = encode_one(t, src, r + i) else {
-                    (r, w) = (r + i, w + o);
-                    error = true;
-                    break 'blocks;
+                    window.restore_block(dst, w, w + o);
+                    return (r + i, w + o);
                 };
                 out[o & 31] = b;
                 i += len;
@@ -790,13 +790,11 @@ fn encode_utf8(
             o += 32 - i;
             i = 32;
         }
+        window.after(w, w + o);
         r += i;
         w += o;
     }
-    spill.restore(dst, w);
-    if error {
-        return (r, w);
-    }
+    window.restore(dst, w);
     // The last bytes (fewer than 64, or too little room for a block).
     let (k, j) = encode_utf8_chars(t, &src[r..], &mut dst[w..]);
     (r + k, w + j)

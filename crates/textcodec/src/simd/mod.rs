@@ -445,7 +445,7 @@ pub(crate) mod latin;
 pub(crate) use latin::{encode_utf8_low, narrow_latin1, utf8_masks32, Latin1Set};
 
 pub(crate) mod spill;
-pub(crate) use spill::Spill;
+pub(crate) use spill::{Spill, Window};
 
 mod text;
 pub(crate) use text::{

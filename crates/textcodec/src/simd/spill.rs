@@ -128,30 +128,77 @@ impl<'r, T: Copy> Spill<'r, T> {
             core::ptr::copy_nonoverlapping(ring, d.add(end + first), rest);
         }
     }
+}
 
-    /// [`cover`](Spill::cover) for the `len` units at `d`.
-    ///
-    /// # Safety
-    /// The `len` units at `d` must be readable, and no reference to them live.
-    #[cfg(target_arch = "x86_64")]
+/// The caller's values past the output of a block loop whose stores each start at most at
+/// the output's end and reach at most 32 bytes past the output's end after them, and whose
+/// blocks add at most 32 bytes of output: past the output at a block's start `w` nothing
+/// from `w + 32` on has been stored to, and a block's stores reach at most `w + 64`.
+///
+/// Cheaper than a [`Spill`] for such loops: one fixed-size copy before a block that may
+/// store past its output ([`before`](Window::before)), one after it
+/// ([`after`](Window::after)), none for a block whose stores end at its output's end
+/// ([`exact`](Window::exact)), and one on return.
+pub(crate) struct Window {
+    /// The caller's values of `w..w + 64` during a block starting at `w`; of `w..w + 32`
+    /// between blocks when `held`.
+    kept: [u8; 64],
+    /// Whether anything past the output has been stored to (since the last
+    /// [`exact`](Window::exact) block).
+    held: bool,
+}
+
+impl Window {
     #[inline(always)]
-    pub(crate) unsafe fn cover_raw(&mut self, d: *const T, len: usize, o: usize, end: usize) {
-        if self.kept < end {
-            // SAFETY: the caller's contract.
-            self.cover(unsafe { core::slice::from_raw_parts(d, len) }, o, end);
+    pub(crate) fn new() -> Self {
+        Window {
+            kept: [0; 64],
+            held: false,
         }
     }
 
-    /// [`restore`](Spill::restore) for the `len` units at `d`.
-    ///
-    /// # Safety
-    /// The `len` units at `d` must be writable, and no reference to them live.
-    #[cfg(target_arch = "x86_64")]
+    /// Before a block starting at the output's end `w` whose stores may reach past its
+    /// output (at most to `w + 64`, which must be within `dst`).
+    #[inline(always)]
+    pub(crate) fn before(&mut self, dst: &[u8], w: usize) {
+        let d: &[u8; 64] = dst[w..w + 64].try_into().unwrap();
+        if !self.held {
+            self.kept[..32].copy_from_slice(&d[..32]);
+        }
+        self.kept[32..].copy_from_slice(&d[32..]);
+    }
+
+    /// After the block of [`before`](Window::before) from `w`: its output ends at `o`, at
+    /// most `w + 32`.
+    #[inline(always)]
+    pub(crate) fn after(&mut self, w: usize, o: usize) {
+        let carry: [u8; 32] = self.kept[(o - w).min(32)..][..32].try_into().unwrap();
+        self.kept[..32].copy_from_slice(&carry);
+        self.held = true;
+    }
+
+    /// After a block whose stores all end at or before its output's end.
+    #[inline(always)]
+    pub(crate) fn exact(&mut self) {
+        self.held = false;
+    }
+
+    /// Puts back the caller's values past the output's end `o` when returning from within
+    /// the block of [`before`](Window::before) from `w` (`w <= o <= w + 32`).
     #[inline]
-    pub(crate) unsafe fn restore_raw(&self, d: *mut T, len: usize, end: usize) {
-        if end < self.kept {
-            // SAFETY: the caller's contract.
-            self.restore(unsafe { core::slice::from_raw_parts_mut(d, len) }, end);
+    pub(crate) fn restore_block(&self, dst: &mut [u8], w: usize, o: usize) {
+        // Two fixed-size copies, `o..o + 32` and `w + 32..w + 64` (overlapping with the
+        // same values), rather than a call to `memcpy`.
+        let head: &[u8; 32] = self.kept[(o - w).min(32)..][..32].try_into().unwrap();
+        dst[o..o + 32].copy_from_slice(head);
+        dst[w + 32..w + 64].copy_from_slice(&self.kept[32..]);
+    }
+
+    /// Puts back the caller's values past the output's end `w` between blocks.
+    #[inline(always)]
+    pub(crate) fn restore(&self, dst: &mut [u8], w: usize) {
+        if self.held {
+            dst[w..w + 32].copy_from_slice(&self.kept[..32]);
         }
     }
 }

@@ -31,7 +31,7 @@ pub(super) unsafe fn copy_ascii_avx2_impl(src: &[u8], dst: &mut [u8]) -> usize {
             if mask != 0 {
                 // The ASCII bytes before the first other one, and nothing after them.
                 let k = mask.trailing_zeros() as usize;
-                dst[i..i + k].copy_from_slice(&src[i..i + k]);
+                store_prefix32(d.add(i), v, k);
                 return i + k;
             }
             _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
@@ -75,7 +75,7 @@ pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
             if mask != 0 {
                 // The ASCII bytes before the first other one, and nothing after them.
                 let k = mask.trailing_zeros() as usize;
-                dst[i..i + k].copy_from_slice(&src[i..i + k]);
+                store_prefix16(d.add(i), v, k);
                 return i + k;
             }
             _mm_storeu_si128(d.add(i) as *mut __m128i, v);
@@ -151,9 +151,17 @@ pub(super) unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize
         let v = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
         let mask = _mm256_movemask_epi8(v) as u32;
         if mask != 0 {
-            let k = i + mask.trailing_zeros() as usize;
-            widen_exact(src, dst, i, k);
-            return k;
+            let k = mask.trailing_zeros() as usize;
+            // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): the 32 units at i are
+            // dst's.
+            unsafe {
+                let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
+                let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
+                let o = d.add(i) as *mut u8;
+                store_prefix32(o, lo, (2 * k).min(32));
+                store_prefix32(o.add(32), hi, (2 * k).saturating_sub(32));
+            }
+            return i + k;
         }
         // SAFETY: AVX2 is present; i + 32 <= n <= dst.len().
         unsafe { widen32_avx2(v, d.add(i)) };
@@ -249,7 +257,8 @@ pub(crate) fn narrow_ascii_sse2(src: &[u16], dst: &mut [u8]) -> usize {
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
                 // The units before the first non-ASCII one, and nothing after them.
                 let k = ascii_units_sse2(a, b);
-                return i + scalar::copy_utf16_ascii_to_ascii(&src[i..i + k], &mut dst[i..i + k]);
+                store_prefix16(d.add(i), _mm_packus_epi16(a, b), k);
+                return i + k;
             }
             _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }
@@ -353,10 +362,8 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
             if _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xFFFF {
                 // The units before the first non-ASCII one, and nothing after them.
                 let k = ascii_units_sse2(a, b);
-                return i + scalar::copy_utf16_bytes_ascii::<BE>(
-                    &src[2 * i..2 * (i + k)],
-                    &mut dst[i..i + k],
-                );
+                store_prefix16(d.add(i), _mm_packus_epi16(a, b), k);
+                return i + k;
             }
             _mm_storeu_si128(d.add(i) as *mut __m128i, _mm_packus_epi16(a, b));
         }

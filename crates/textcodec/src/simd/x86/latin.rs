@@ -8,7 +8,7 @@ use crate::simd::Latin1Set;
 /// Narrows the prefix of `src` whose units are ASCII or in `lo..=hi` into `dst` (SSE2);
 /// returns its length. Stops exactly at the first other unit; nothing after the prefix is
 /// written. `lo..=hi` must lie within U+0000..=U+00FF.
-#[inline]
+#[inline(never)]
 pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -> usize {
     let (lo, hi) = (set.lo, set.hi);
     let n = src.len();
@@ -35,8 +35,8 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -
     }
     // SAFETY: SSE2 is baseline; register operations only.
     let (vlo, vspan) = unsafe { (_mm_set1_epi16(lo as i16), _mm_set1_epi16((hi - lo) as i16)) };
-    // The mask of the units (of the sixteen at `at`) that pass; they are stored narrowed if
-    // all pass.
+    // The mask of the units (of the sixteen at `at`) that pass; those before the first that
+    // does not are stored narrowed (all sixteen if all pass), and nothing else.
     let block = |at: usize| -> u32 {
         // SAFETY: SSE2 is baseline; the callers keep at + 16 <= n <= dst.len(), so units
         // at..at+16 of src and bytes at..at+16 of dst are in bounds; unaligned loads, stores.
@@ -44,25 +44,20 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -
             let a = _mm_loadu_si128(s.add(at) as *const __m128i);
             let b = _mm_loadu_si128(s.add(at + 8) as *const __m128i);
             let mask = _mm_movemask_epi8(_mm_packs_epi16(ok(a, vlo, vspan), ok(b, vlo, vspan)));
+            let v = _mm_packus_epi16(a, b);
             if mask == 0xFFFF {
-                _mm_storeu_si128(d.add(at) as *mut __m128i, _mm_packus_epi16(a, b));
+                _mm_storeu_si128(d.add(at) as *mut __m128i, v);
+            } else {
+                store_prefix16(d.add(at), v, (!mask).trailing_zeros() as usize);
             }
             mask as u32
-        }
-    };
-    // The units of `from..to`, which pass, narrowed one by one.
-    let exact = |dst: &mut [u8], from: usize, to: usize| {
-        for (d, &u) in dst[from..to].iter_mut().zip(&src[from..to]) {
-            *d = u as u8;
         }
     };
     let mut i = 0;
     while i + 16 <= n {
         let mask = block(i);
         if mask != 0xFFFF {
-            let k = i + (!mask).trailing_zeros() as usize;
-            exact(dst, i, k);
-            return k;
+            return i + (!mask).trailing_zeros() as usize;
         }
         i += 16;
     }
@@ -70,12 +65,11 @@ pub(crate) fn narrow_latin1_sse2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -
         return n;
     }
     // The last 16 units, overlapping those already narrowed (n >= 16, checked above).
+    // The units before `i` are stored again with the same bytes.
     let j = n - 16;
     let mask = block(j);
     if mask != 0xFFFF {
-        let end = (j + (!mask).trailing_zeros() as usize).max(i);
-        exact(dst, i, end);
-        end
+        (j + (!mask).trailing_zeros() as usize).max(i)
     } else {
         n
     }
@@ -105,7 +99,8 @@ pub(crate) fn narrow_latin1_avx2(src: &[u16], dst: &mut [u8], set: &Latin1Set) -
 }
 
 /// Narrows the 16 units at `s` to the 16 bytes at `d` if they are all ASCII or in the set
-/// `table` (the 16 bytes of the set); returns the mask of those that are.
+/// `table` (the 16 bytes of the set), else those before the first that is not (and nothing
+/// else); returns the mask of those that are.
 ///
 /// # Safety
 /// AVX2 must be present, the 16 units at `s` readable and the 16 bytes at `d` writable.
@@ -136,15 +131,20 @@ pub(super) unsafe fn narrow_latin1_block(s: *const u16, d: *mut u8, table: __m12
     let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
     let low = _mm_cmpeq_epi8(high, _mm_setzero_si128());
     let mask = _mm_movemask_epi8(_mm_and_si128(_mm_or_si128(ascii, member), low)) as u32;
-    if mask == 0xFFFF {
-        // SAFETY: as above.
-        unsafe { _mm_storeu_si128(d as *mut __m128i, v) };
+    // SAFETY: as above.
+    unsafe {
+        if mask == 0xFFFF {
+            _mm_storeu_si128(d as *mut __m128i, v);
+        } else {
+            store_prefix16(d, v, (!mask).trailing_zeros() as usize);
+        }
     }
     mask
 }
 
 /// Narrows the 32 units at `s` to the 32 bytes at `d` if they are all ASCII or in the set
-/// `table` (the 16 bytes of the set, in both halves); returns the mask of those that are.
+/// `table` (the 16 bytes of the set, in both halves), else those before the first that is
+/// not (and nothing else); returns the mask of those that are.
 ///
 /// # Safety
 /// AVX2 must be present, the 32 units at `s` readable and the 32 bytes at `d` writable.
@@ -190,16 +190,16 @@ pub(super) unsafe fn narrow_latin1_block32(s: *const u16, d: *mut u8, table: __m
         return m;
     }
     // Bytes 1 and 2 of the mask swap places to follow unit order.
-    (m & 0xFF00_00FF) | ((m >> 8) & 0xFF00) | ((m << 8) & 0xFF_0000)
-}
-
-/// The units of `src[from..to]`, which are ASCII or in the set, narrowed one by one into
-/// `dst[from..to]` (the prefix before the first other unit, at the end of a kernel).
-#[inline]
-pub(super) fn narrow_exact(src: &[u16], dst: &mut [u8], from: usize, to: usize) {
-    for (d, &u) in dst[from..to].iter_mut().zip(&src[from..to]) {
-        *d = u as u8;
-    }
+    let m = (m & 0xFF00_00FF) | ((m >> 8) & 0xFF00) | ((m << 8) & 0xFF_0000);
+    // SAFETY: as above.
+    unsafe {
+        store_prefix32(
+            d,
+            _mm256_permute4x64_epi64::<0xD8>(v),
+            (!m).trailing_zeros() as usize,
+        )
+    };
+    m
 }
 
 #[target_feature(enable = "avx2")]
@@ -218,9 +218,7 @@ pub(super) unsafe fn narrow_latin1_avx2_impl(
         // SAFETY: AVX2 is present; i + 32 <= n <= dst.len(): in bounds of both.
         let mask = unsafe { narrow_latin1_block32(s.add(i), d.add(i), table2) };
         if mask != u32::MAX {
-            let k = i + (!mask).trailing_zeros() as usize;
-            narrow_exact(src, dst, i, k);
-            return k;
+            return i + (!mask).trailing_zeros() as usize;
         }
         i += 32;
     }
@@ -228,9 +226,7 @@ pub(super) unsafe fn narrow_latin1_avx2_impl(
         // SAFETY: AVX2 is present; i + 16 <= n <= dst.len(): in bounds of both.
         let mask = unsafe { narrow_latin1_block(s.add(i), d.add(i), table) };
         if mask != 0xFFFF {
-            let k = i + (!mask).trailing_zeros() as usize;
-            narrow_exact(src, dst, i, k);
-            return k;
+            return i + (!mask).trailing_zeros() as usize;
         }
         i += 16;
     }
@@ -240,11 +236,10 @@ pub(super) unsafe fn narrow_latin1_avx2_impl(
     // The last 16 units, overlapping those already narrowed (n >= 16, the caller's contract).
     let j = n - 16;
     // SAFETY: AVX2 is present; j + 16 = n <= dst.len().
+    // The units before `i` are stored again with the same bytes.
     let mask = unsafe { narrow_latin1_block(s.add(j), d.add(j), table) };
     if mask != 0xFFFF {
-        let end = (j + (!mask).trailing_zeros() as usize).max(i);
-        narrow_exact(src, dst, i, end);
-        end
+        (j + (!mask).trailing_zeros() as usize).max(i)
     } else {
         n
     }
@@ -350,11 +345,15 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut r = 0;
     let mut w = 0;
-    // The block is copied whole, and each character written over the copy: what the
-    // copies write past the output (at most 32 bytes past it) is put back before
-    // returning.
-    let mut ring = crate::simd::spill::Ring::<u8>::new();
-    let mut spill = crate::simd::Spill::new(0, &mut ring);
+    // The block is copied whole, and each character written over the copy: the copies reach
+    // at most 32 bytes past the output so far (a store at the output's end `o` reaches
+    // `o + 32`), so past the output at a block's start `w` nothing from `w + 32` on has
+    // been stored to. Before a block with characters (whose stores reach at most `w + 64`),
+    // `kept` holds the caller's values of `w..w + 64` (the first half carried from the
+    // block before when `held`, else loaded: after a block of ASCII, stored exactly, nothing
+    // past the output has been stored to); they are put back past the output on return.
+    let mut kept = [0u8; 64];
+    let mut held = false;
     // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
     // body; every character read below starts before `r + 32`, so its two bytes are
     // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
@@ -368,11 +367,16 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
             r += 32;
             w += 32;
+            held = false;
             continue;
         }
-        // SAFETY: the m bytes at d are dst's; w + 32 <= m; r + 32 <= n.
+        // SAFETY: w + 64 <= m; `kept` is not dst; r + 32 <= n.
         unsafe {
-            spill.cover_raw(d, m, w, w + 32);
+            let k = kept.as_mut_ptr();
+            if !held {
+                core::ptr::copy_nonoverlapping(d.add(w), k, 32);
+            }
+            core::ptr::copy_nonoverlapping(d.add(w + 32), k.add(32), 32);
             copy32::<AVX>(s.add(r), d.add(w));
         }
         // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
@@ -385,11 +389,8 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             let p = r + lm.trailing_zeros() as usize;
             if p > i {
                 if i > r {
-                    // SAFETY: i < p < r + 32 and o <= w + 32; the m bytes at d are dst's.
-                    unsafe {
-                        spill.cover_raw(d, m, o, o + 32);
-                        copy32::<AVX>(s.add(i), d.add(o));
-                    }
+                    // SAFETY: i < p < r + 32 and o <= w + 32.
+                    unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
                 }
                 o += p - i;
                 i = p;
@@ -400,8 +401,15 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
                 let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
                 let out = low[cp & 0x7FF];
                 if b >= 0xE0 || out == 0 {
-                    // The m bytes at d are dst's.
-                    spill.restore_raw(d, m, o);
+                    // w <= o <= w + 32 and w + 64 <= m: the caller's values of
+                    // `o..w + 64` put back, by two fixed-size copies (`o..o + 32` and
+                    // `w + 32..w + 64`, which overlap with the same values) rather than a
+                    // call to `memcpy`.
+                    let k = kept.as_ptr();
+                    let head = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
+                    core::ptr::write_unaligned(d.add(o) as *mut [u8; 32], head);
+                    let rest = core::ptr::read_unaligned(k.add(32) as *const [u8; 32]);
+                    core::ptr::write_unaligned(d.add(w + 32) as *mut [u8; 32], rest);
                     return (i, o);
                 }
                 *d.add(o) = out;
@@ -414,18 +422,27 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             }
         }
         if i < r + 32 {
-            // SAFETY: i < r + 32, o <= w + 32; the m bytes at d are dst's.
-            unsafe {
-                spill.cover_raw(d, m, o, o + 32);
-                copy32::<AVX>(s.add(i), d.add(o));
-            }
+            // SAFETY: i < r + 32, o <= w + 32.
+            unsafe { copy32::<AVX>(s.add(i), d.add(o)) };
             o += r + 32 - i;
             i = r + 32;
         }
+        // The caller's values of `o..o + 32` carried to the next block (w <= o <= w + 32).
+        // SAFETY: o - w + 32 <= 64, within `kept`; a copy through a register.
+        unsafe {
+            let k = kept.as_mut_ptr();
+            let carry = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
+            core::ptr::write_unaligned(k as *mut [u8; 32], carry);
+        }
+        held = true;
         r = i;
         w = o;
     }
-    // SAFETY: the m bytes at d are dst's.
-    unsafe { spill.restore_raw(d, m, w) };
+    if held {
+        // Nothing from `w + 32` on has been stored to; w + 32 <= m (w grew by at most 32
+        // since `w + 64 <= m` last held).
+        // SAFETY: w + 32 <= m; `kept` is not dst.
+        unsafe { core::ptr::copy_nonoverlapping(kept.as_ptr(), d.add(w), 32) };
+    }
     (r, w)
 }

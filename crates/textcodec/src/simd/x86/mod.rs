@@ -29,6 +29,53 @@ fn has_avx2() -> bool {
     detected_level() >= Level::Avx2
 }
 
+/// 32 bytes 0xFF then 32 bytes 0: the 16 or 32 bytes at `32 - k` select a vector's first `k`
+/// bytes.
+static PREFIX: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 32 {
+        t[k] = 0xFF;
+        k += 1;
+    }
+    t
+};
+
+/// Stores the first `k` bytes of `v` at `d` (`k <= 16`): the other bytes of the 16 at `d`
+/// are written back as they were read, so nothing past the `k` changes.
+///
+/// # Safety
+/// The 16 bytes at `d` readable and writable, no reference to them live.
+#[inline(always)]
+unsafe fn store_prefix16(d: *mut u8, v: __m128i, k: usize) {
+    debug_assert!(k <= 16);
+    // SAFETY: the caller's contract; SSE2 is baseline; the 16 bytes of PREFIX at
+    // `32 - k` (16 <= 32 - k <= 32) are within it; unaligned loads and store.
+    unsafe {
+        let m = _mm_loadu_si128(PREFIX.as_ptr().add(32 - k) as *const __m128i);
+        let old = _mm_loadu_si128(d as *const __m128i);
+        let v = _mm_or_si128(_mm_and_si128(m, v), _mm_andnot_si128(m, old));
+        _mm_storeu_si128(d as *mut __m128i, v);
+    }
+}
+
+/// Stores the first `k` bytes of `v` at `d` (`k <= 32`), as [`store_prefix16`].
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined); the 32
+/// bytes at `d` readable and writable, no reference to them live.
+#[inline(always)]
+unsafe fn store_prefix32(d: *mut u8, v: __m256i, k: usize) {
+    debug_assert!(k <= 32);
+    // SAFETY: the caller's contract; the 32 bytes of PREFIX at `32 - k` are within it;
+    // unaligned loads and store.
+    unsafe {
+        let m = _mm256_loadu_si256(PREFIX.as_ptr().add(32 - k) as *const __m256i);
+        let old = _mm256_loadu_si256(d as *const __m256i);
+        _mm256_storeu_si256(d as *mut __m256i, _mm256_blendv_epi8(old, v, m));
+    }
+}
+
 /// The caller's 16 bytes at the end of a kernel's output (`v`, at byte `at` of it), which
 /// the kernel's compacting stores may write over (they write 16 bytes and count the first
 /// few), put back when the kernel returns: so the kernel writes nothing past its output.

@@ -318,7 +318,8 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 /// Validates whole 32-byte blocks, copying them to `dst` if `COPY`; returns the length of the
 /// blocks that passed (everything before it is valid UTF-8 but for, possibly, a character cut
 /// at its end), which is where the last block copied ends; `tail` keeps the four bytes of
-/// `dst` that block overwrote last.
+/// `dst` that block overwrote last, unless it is ASCII (then it ends at a character boundary
+/// and nothing is put back).
 ///
 /// Blocks of 64 bytes go one of three ways:
 /// - ASCII: a test of the sign bits, then a run of ASCII at 128 bytes per test.
@@ -372,8 +373,17 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             if _mm256_movemask_epi8(any) != 0 {
                 break;
             }
-            store64(i, v[0], v[1]);
-            store64(i + 64, v[2], v[3]);
+            // Blocks of ASCII end at a character boundary: the caller's bytes under them
+            // are never put back, and `tail` need not keep them.
+            if COPY {
+                // SAFETY: i + 128 <= n = src.len() <= dst.len() with COPY (the caller's
+                // contract); unaligned stores.
+                unsafe {
+                    for (k, &x) in v.iter().enumerate() {
+                        _mm256_storeu_si256(d.add(i + 32 * k) as *mut __m256i, x);
+                    }
+                }
+            }
             i += 128;
         }
         i
@@ -407,7 +417,14 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             let mask = |v: __m256i| _mm256_movemask_epi8(v) as u32 as u64;
             let non_ascii = mask(a) | mask(b) << 32;
             if non_ascii | pending == 0 {
-                store64(i, a, b);
+                // ASCII: as in `ascii_run`, nothing for `tail` to keep.
+                // SAFETY: i + 64 <= n = src.len() <= dst.len() with COPY; unaligned stores.
+                if COPY {
+                    unsafe {
+                        _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                        _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+                    }
+                }
                 i = ascii_run(i + 64);
                 continue;
             }
@@ -550,18 +567,24 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY.
+    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY; `tail`
+    // keeps the caller's four bytes that the last block overwrites (read before any store
+    // of this copy reaches them), once per copy rather than once per block.
     let copy_blocks = |g: usize, len: usize| {
-        if !COPY {
+        if !COPY || len == 0 {
             return;
         }
+        // SAFETY: g + len <= n = src.len() <= dst.len() (with COPY, the caller's contract)
+        // and len >= 64; an unaligned load.
+        tail.set(unsafe { core::ptr::read_unaligned(d.add(g + len - 4) as *const u32) });
         for j in (g..g + len).step_by(64) {
             // SAFETY: j + 64 <= g + len <= n = src.len() (<= dst.len() with COPY, the
             // caller's contract); unaligned loads and stores.
             unsafe {
                 let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
                 let b = _mm256_loadu_si256(s.add(j + 32) as *const __m256i);
-                store64_if::<COPY>(d, j, a, b, tail);
+                _mm256_storeu_si256(d.add(j) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(j + 32) as *mut __m256i, b);
             }
         }
     };
