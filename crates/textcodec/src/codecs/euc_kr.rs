@@ -1,7 +1,7 @@
 //! EUC-KR ("EUC-KR decoder", "EUC-KR encoder").
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::handles::Sink;
+use super::handles::{Out, Sink};
 use super::multibyte::{run_multi, utf8_pair_entry, utf8_run, MapEncoder, Mapped, Utf8Pairs};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
 use crate::tables::index_code_point;
@@ -124,7 +124,7 @@ impl DecodeHandler for EucKrDecoder {
         }
         // Direct UTF-8 output: steps 4, and 5 then 3 with a code point, by table.
         let mut i = 0;
-        if let Some((dst, pos)) = sink.utf8_parts() {
+        if let Out::Utf8(dst, pos) = sink.out() {
             let w;
             (i, w) = utf8_run(src, 0, dst, *pos, &PAIRS_UTF8);
             *pos = w;

@@ -29,16 +29,17 @@ pub(crate) trait Sink {
     /// characters (a space, a punctuation mark) is written directly: the bulk copy has a cost
     /// per call.
     fn ascii(&mut self, src: &[u8]) -> usize;
-    /// The buffer and position, if this sink writes UTF-8 (for codec fast paths).
-    #[inline(always)]
-    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
-        None
-    }
-    /// The buffer and position, if this sink writes UTF-16 (for codec fast paths).
-    #[inline(always)]
-    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
-        None
-    }
+    /// The buffer and position (for codec fast paths that write into it directly).
+    fn out(&mut self) -> Out<'_>;
+}
+
+/// A sink's buffer and position: one variant per sink, so a codec's match over them is
+/// exhaustive and needs no branch for any other kind of sink.
+pub(crate) enum Out<'a> {
+    /// [`Utf8Sink`]'s.
+    Utf8(&'a mut [u8], &'a mut usize),
+    /// [`Utf16Sink`]'s.
+    Utf16(&'a mut [u16], &'a mut usize),
 }
 
 /// A sink writing UTF-8.
@@ -180,8 +181,8 @@ impl Sink for Utf8Sink<'_> {
         n
     }
     #[inline(always)]
-    fn utf8_parts(&mut self) -> Option<(&mut [u8], &mut usize)> {
-        Some((&mut *self.dst, &mut self.pos))
+    fn out(&mut self) -> Out<'_> {
+        Out::Utf8(&mut *self.dst, &mut self.pos)
     }
 }
 
@@ -274,8 +275,8 @@ impl Sink for Utf16Sink<'_> {
         n
     }
     #[inline(always)]
-    fn utf16_parts(&mut self) -> Option<(&mut [u16], &mut usize)> {
-        Some((&mut *self.dst, &mut self.pos))
+    fn out(&mut self) -> Out<'_> {
+        Out::Utf16(&mut *self.dst, &mut self.pos)
     }
 }
 

@@ -6,7 +6,7 @@
 #[cfg(test)]
 use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{Sink, Source, Utf16Sink, Utf8Sink};
+use super::handles::{Out, Sink, Source, Utf16Sink, Utf8Sink};
 
 /// The decoder fast path shared by EUC-JP, Shift_JIS and EUC-KR from the initial state:
 /// ASCII runs, and the non-ASCII sequences `seq` decodes (`seq(src, i)`: the code point and
@@ -19,14 +19,10 @@ pub(crate) fn run_multi<S: Sink>(
     sink: &mut S,
     seq: impl Fn(&[u8], usize) -> Option<(u32, usize)>,
 ) -> usize {
-    if let Some((dst, pos)) = sink.utf8_parts() {
-        return run_multi_utf8(src, dst, pos, seq);
+    match sink.out() {
+        Out::Utf8(dst, pos) => run_multi_utf8(src, dst, pos, seq),
+        Out::Utf16(dst, pos) => run_multi_utf16(src, dst, pos, seq),
     }
-    if let Some((dst, pos)) = sink.utf16_parts() {
-        return run_multi_utf16(src, dst, pos, seq);
-    }
-    // Only the two sinks above exist.
-    0
 }
 
 #[inline(always)]
@@ -405,20 +401,20 @@ pub(crate) trait FastPath {
 /// local copy of its position, which stays in a register). Returns the bytes read.
 #[inline(always)]
 pub(crate) fn run_out<F: FastPath, S: Sink>(src: &[u8], sink: &mut S) -> usize {
-    if let Some((dst, pos)) = sink.utf8_parts() {
-        let mut out = Utf8Sink { dst, pos: *pos };
-        let n = F::run(src, &mut out);
-        *pos = out.pos;
-        return n;
+    match sink.out() {
+        Out::Utf8(dst, pos) => {
+            let mut out = Utf8Sink { dst, pos: *pos };
+            let n = F::run(src, &mut out);
+            *pos = out.pos;
+            n
+        }
+        Out::Utf16(dst, pos) => {
+            let mut out = Utf16Sink { dst, pos: *pos };
+            let n = F::run(src, &mut out);
+            *pos = out.pos;
+            n
+        }
     }
-    if let Some((dst, pos)) = sink.utf16_parts() {
-        let mut out = Utf16Sink { dst, pos: *pos };
-        let n = F::run(src, &mut out);
-        *pos = out.pos;
-        return n;
-    }
-    // Only the two sinks above exist.
-    0
 }
 
 /// The encoders' fast path: `h.handle` on each scalar value of `src` (ASCII runs copied),

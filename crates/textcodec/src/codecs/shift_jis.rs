@@ -1,7 +1,7 @@
 //! Shift_JIS ("Shift_JIS decoder", "Shift_JIS encoder", "index Shift_JIS pointer").
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::handles::Sink;
+use super::handles::{Out, Sink};
 use super::multibyte::{
     run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, MapEncoder, Mapped, Utf16Pairs,
     Utf8Pairs,
@@ -156,42 +156,45 @@ impl DecodeHandler for ShiftJisDecoder {
         // Direct UTF-8 output: runs of steps 4 (ASCII), and 6 then 3 with a code point, by
         // table; and steps 4 (0x80) and 5 between them.
         let mut i = 0;
-        if let Some((dst, pos)) = sink.utf8_parts() {
-            let mut w = *pos;
-            loop {
-                (i, w) = utf8_run(src, i, dst, w, &PAIRS_UTF8);
-                let cp = match src.get(i) {
-                    Some(0x80) => 0x80,
-                    Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u32,
-                    _ => break,
-                };
-                if dst.len() < w + 4 {
-                    break;
+        match sink.out() {
+            Out::Utf8(dst, pos) => {
+                let mut w = *pos;
+                loop {
+                    (i, w) = utf8_run(src, i, dst, w, &PAIRS_UTF8);
+                    let cp = match src.get(i) {
+                        Some(0x80) => 0x80,
+                        Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u32,
+                        _ => break,
+                    };
+                    if dst.len() < w + 4 {
+                        break;
+                    }
+                    w += super::put_pair_utf8(dst, w, utf8_pair_entry(cp));
+                    i += 1;
                 }
-                w += super::put_pair_utf8(dst, w, utf8_pair_entry(cp));
-                i += 1;
+                *pos = w;
             }
-            *pos = w;
-        } else if let Some((dst, pos)) = sink.utf16_parts() {
-            // The same for direct UTF-16 output.
-            let mut w = *pos;
-            loop {
-                (i, w) = utf16_run(src, i, dst, w, &PAIRS);
-                let unit = match src.get(i) {
-                    Some(0x80) => 0x80,
-                    Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u16,
-                    _ => break,
-                };
-                let Some(d) = dst.get_mut(w) else {
-                    break;
-                };
-                *d = unit;
-                w += 1;
-                i += 1;
+            Out::Utf16(dst, pos) => {
+                // The same for direct UTF-16 output.
+                let mut w = *pos;
+                loop {
+                    (i, w) = utf16_run(src, i, dst, w, &PAIRS);
+                    let unit = match src.get(i) {
+                        Some(0x80) => 0x80,
+                        Some(&b @ 0xA1..=0xDF) => 0xFF61 - 0xA1 + b as u16,
+                        _ => break,
+                    };
+                    let Some(d) = dst.get_mut(w) else {
+                        break;
+                    };
+                    *d = unit;
+                    w += 1;
+                    i += 1;
+                }
+                *pos = w;
             }
-            *pos = w;
         }
-        // What is left (near the end of the room), and all of it for other outputs.
+        // What is left (near the end of the room).
         i + run_multi(&src[i..], sink, |src, i| {
             let b = src[i];
             match b {

@@ -7,7 +7,7 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{utf8_2, utf8_3, Sink};
+use super::handles::{utf8_2, utf8_3, Out, Sink};
 use crate::simd::{ByteRun, Latin1Set};
 use crate::tables::single_byte::DECODE;
 
@@ -551,13 +551,10 @@ impl DecodeHandler for SingleByteDecoder {
     #[inline(always)]
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
         let which = self.which as usize;
-        if let Some((dst, pos)) = sink.utf8_parts() {
-            return run_utf8(&UTF8[which], &RUNS[which], src, dst, pos);
+        match sink.out() {
+            Out::Utf8(dst, pos) => run_utf8(&UTF8[which], &RUNS[which], src, dst, pos),
+            Out::Utf16(dst, pos) => run_utf16(&UTF16[which], &RUNS[which], src, dst, pos),
         }
-        if let Some((dst, pos)) = sink.utf16_parts() {
-            return run_utf16(&UTF16[which], &RUNS[which], src, dst, pos);
-        }
-        0
     }
 }
 

@@ -2,7 +2,7 @@
 //! the spec: their output encoding is UTF-8.
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::handles::Sink;
+use super::handles::{Out, Sink};
 
 /// The shared UTF-16 decoder's state: "UTF-16 leading byte", "UTF-16 leading surrogate" and
 /// "is UTF-16BE decoder".
@@ -208,24 +208,28 @@ impl DecodeHandler for Utf16Decoder {
         if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
             return 0;
         }
-        if let Some((dst, pos)) = sink.utf8_parts() {
-            return if self.is_be {
-                utf16_to_utf8::<true>(src, dst, pos)
-            } else {
-                utf16_to_utf8::<false>(src, dst, pos)
-            };
-        }
-        if let Some((dst, pos)) = sink.utf16_parts() {
-            let n = if self.is_be {
-                copy_units::<true>(src, &mut dst[*pos..])
-            } else {
-                copy_units::<false>(src, &mut dst[*pos..])
-            };
-            *pos += n / 2;
-            if n != 0 {
-                return n;
+        match sink.out() {
+            Out::Utf8(dst, pos) => {
+                return if self.is_be {
+                    utf16_to_utf8::<true>(src, dst, pos)
+                } else {
+                    utf16_to_utf8::<false>(src, dst, pos)
+                };
+            }
+            Out::Utf16(dst, pos) => {
+                let n = if self.is_be {
+                    copy_units::<true>(src, &mut dst[*pos..])
+                } else {
+                    copy_units::<false>(src, &mut dst[*pos..])
+                };
+                *pos += n / 2;
+                if n != 0 {
+                    return n;
+                }
             }
         }
+        // UTF-16 output only, where the block copy stopped at once (a surrogate in its first
+        // block, or less than a block left): one code unit or surrogate pair at a time.
         let mut i = 0;
         while i + 2 <= src.len() {
             let u = self.unit(src[i], src[i + 1]);

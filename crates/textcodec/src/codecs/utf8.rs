@@ -2,7 +2,7 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{utf8_2, utf8_3, Sink};
+use super::handles::{utf8_2, utf8_3, Out, Sink};
 
 /// The UTF-8 decoder's state: "UTF-8 code point", "bytes seen", "bytes needed", "lower
 /// boundary" and "upper boundary".
@@ -318,32 +318,15 @@ impl DecodeHandler for Utf8Decoder {
         if self.bytes_needed != 0 {
             return 0;
         }
-        if let Some((dst, pos)) = sink.utf8_parts() {
-            // UTF-8 to UTF-8: validate and copy.
-            let n = crate::simd::copy_valid_utf8(src, &mut dst[*pos..]);
-            *pos += n;
-            return n;
-        }
-        if let Some((dst, pos)) = sink.utf16_parts() {
-            return utf8_to_utf16(src, dst, pos);
-        }
-        let mut i = 0;
-        while i < src.len() {
-            if src[i] < 0x80 {
-                let n = sink.put_ascii_run(&src[i..]);
-                i += n;
-                if n == 0 {
-                    break;
-                }
-                continue;
+        match sink.out() {
+            Out::Utf8(dst, pos) => {
+                // UTF-8 to UTF-8: validate and copy.
+                let n = crate::simd::copy_valid_utf8(src, &mut dst[*pos..]);
+                *pos += n;
+                n
             }
-            let len = valid_sequence_len(&src[i..]);
-            if len == 0 || !sink.put(scalar_of(&src[i..], len)) {
-                break;
-            }
-            i += len;
+            Out::Utf16(dst, pos) => utf8_to_utf16(src, dst, pos),
         }
-        i
     }
 }
 

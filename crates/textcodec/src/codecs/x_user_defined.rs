@@ -2,7 +2,7 @@
 
 use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::Sink;
+use super::handles::{Out, Sink};
 
 /// The x-user-defined decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
@@ -79,24 +79,25 @@ impl DecodeHandler for XUserDefinedDecoder {
 
     #[inline(always)]
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
-        if let Some((dst, pos)) = sink.utf16_parts() {
-            // Every byte decodes: one code unit each.
-            let n = src.len().min(dst.len() - *pos);
-            let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
-            let k = crate::simd::x_user_defined_to_utf16(src, dst);
-            for (d, &b) in dst[k..].iter_mut().zip(&src[k..]) {
-                // 0x80 + n is U+F780 + n; no branch, so the loop vectorizes.
-                *d = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
+        match sink.out() {
+            Out::Utf16(dst, pos) => {
+                // Every byte decodes: one code unit each.
+                let n = src.len().min(dst.len() - *pos);
+                let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
+                let k = crate::simd::x_user_defined_to_utf16(src, dst);
+                for (d, &b) in dst[k..].iter_mut().zip(&src[k..]) {
+                    // 0x80 + n is U+F780 + n; no branch, so the loop vectorizes.
+                    *d = b as u16 + ((b as i8 >> 7) as u16 & 0xF700);
+                }
+                *pos += n;
+                n
             }
-            *pos += n;
-            return n;
+            Out::Utf8(dst, pos) => {
+                let (i, o) = to_utf8(src, dst, *pos);
+                *pos = o;
+                i
+            }
         }
-        if let Some((dst, pos)) = sink.utf8_parts() {
-            let (i, o) = to_utf8(src, dst, *pos);
-            *pos = o;
-            return i;
-        }
-        0
     }
 }
 

@@ -19,81 +19,59 @@ pub(crate) fn copy_ascii_avx2(src: &[u8], dst: &mut [u8]) -> usize {
 
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn copy_ascii_avx2_impl(src: &[u8], dst: &mut [u8]) -> usize {
-    let n = src.len();
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    let mut i = 0;
-    while i + 32 <= n {
-        // SAFETY: i + 32 <= n = src.len() <= dst.len(): the 32 bytes at i are in bounds of both;
-        // unaligned loads and stores are used.
-        unsafe {
-            let v = _mm256_loadu_si256(s.add(i) as *const __m256i);
-            let mask = _mm256_movemask_epi8(v) as u32;
-            if mask != 0 {
-                // The ASCII bytes before the first other one, and nothing after them.
-                let k = mask.trailing_zeros() as usize;
-                store_prefix32(d.add(i), v, k);
-                return i + k;
-            }
-            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
-        }
-        i += 32;
-    }
-    if i == n {
-        return n;
-    }
-    // The last 32 bytes, overlapping the ASCII already copied (n >= 32, the caller's contract).
-    let j = n - 32;
-    // SAFETY: j + 32 = n <= src.len(); an unaligned load.
-    let v = unsafe { _mm256_loadu_si256(s.add(j) as *const __m256i) };
-    let mask = _mm256_movemask_epi8(v) as u32;
-    if mask == 0 {
-        // SAFETY: j + 32 = n <= dst.len(); an unaligned store (of the bytes before `i` again).
-        unsafe { _mm256_storeu_si256(d.add(j) as *mut __m256i, v) };
-        return n;
-    }
-    let end = (j + mask.trailing_zeros() as usize).max(i);
-    dst[i..end].copy_from_slice(&src[i..end]);
-    end
+    // SAFETY: AVX2 is present and 32 <= src.len() <= dst.len() (the caller's contract).
+    unsafe { copy_ascii_blocks::<Avx2>(src, dst) }
 }
 
 /// Copies the ASCII prefix of `src` to `dst` (SSE2); returns its length. Nothing after the
 /// prefix is written.
 #[inline]
 pub(crate) fn copy_ascii_sse2(src: &[u8], dst: &mut [u8]) -> usize {
-    let n = src.len();
-    if dst.len() < n || n < 16 {
+    if dst.len() < src.len() || src.len() < 16 {
         return scalar::copy_ascii_to_ascii(src, dst);
     }
+    // SAFETY: SSE2 is part of the x86-64 baseline and 16 <= src.len() <= dst.len().
+    unsafe { copy_ascii_blocks::<Sse2>(src, dst) }
+}
+
+/// Copies the ASCII prefix of `src` to `dst` a vector of width `W` at a time; returns its
+/// length. Nothing after the prefix is written.
+///
+/// # Safety
+/// `W`'s instructions present; `W::BYTES <= src.len() <= dst.len()`.
+#[inline(always)]
+unsafe fn copy_ascii_blocks<W: Width>(src: &[u8], dst: &mut [u8]) -> usize {
+    let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     let mut i = 0;
-    while i + 16 <= n {
-        // SAFETY: SSE2 is part of the x86-64 baseline; i + 16 <= n <= dst.len(), so the 16 bytes
-        // at i are in bounds of both slices; unaligned loads and stores are used.
+    while i + W::BYTES <= n {
+        // SAFETY: `W` is present; i + BYTES <= n = src.len() <= dst.len(): the bytes at i
+        // are in bounds of both.
         unsafe {
-            let v = _mm_loadu_si128(s.add(i) as *const __m128i);
-            let mask = _mm_movemask_epi8(v) as u32;
+            let v = W::load(s.add(i));
+            let mask = W::movemask(v);
             if mask != 0 {
                 // The ASCII bytes before the first other one, and nothing after them.
                 let k = mask.trailing_zeros() as usize;
-                store_prefix16(d.add(i), v, k);
+                W::store_prefix(d.add(i), v, k);
                 return i + k;
             }
-            _mm_storeu_si128(d.add(i) as *mut __m128i, v);
+            W::store(d.add(i), v);
         }
-        i += 16;
+        i += W::BYTES;
     }
     if i == n {
         return n;
     }
-    // The last 16 bytes, overlapping the ASCII already copied (n >= 16, checked above).
-    let j = n - 16;
-    // SAFETY: SSE2 is baseline; j + 16 = n <= src.len(); an unaligned load.
-    let v = unsafe { _mm_loadu_si128(s.add(j) as *const __m128i) };
-    // SAFETY: SSE2 is baseline.
-    let mask = unsafe { _mm_movemask_epi8(v) } as u32;
+    // The last vector, overlapping the ASCII already copied (n >= BYTES, the contract).
+    let j = n - W::BYTES;
+    // SAFETY: `W` is present; j + BYTES = n <= src.len().
+    let v = unsafe { W::load(s.add(j)) };
+    // SAFETY: `W` is present.
+    let mask = unsafe { W::movemask(v) };
     if mask == 0 {
-        // SAFETY: j + 16 = n <= dst.len(); an unaligned store (of the bytes before `i` again).
-        unsafe { _mm_storeu_si128(d.add(j) as *mut __m128i, v) };
+        // SAFETY: j + BYTES = n <= dst.len() (of the bytes before `i` again).
+        unsafe { W::store(d.add(j), v) };
         return n;
     }
     let end = (j + mask.trailing_zeros() as usize).max(i);

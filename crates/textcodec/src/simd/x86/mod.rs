@@ -76,6 +76,95 @@ unsafe fn store_prefix32(d: *mut u8, v: __m256i, k: usize) {
     }
 }
 
+/// One vector width of the kernels written once for SSE2 (16 bytes) and AVX2 (32 bytes):
+/// the operations they share. The methods are `#[inline(always)]`: a generic kernel
+/// instantiated inside a `#[target_feature]` function compiles to that width's instructions,
+/// as if written for it.
+pub(super) trait Width {
+    /// Bytes per vector.
+    const BYTES: usize;
+    /// The vector.
+    type V: Copy;
+    /// Loads the `BYTES` bytes at `p` (unaligned).
+    ///
+    /// # Safety
+    /// The width's instructions present; the `BYTES` bytes at `p` readable.
+    unsafe fn load(p: *const u8) -> Self::V;
+    /// Stores `v` at `p` (unaligned).
+    ///
+    /// # Safety
+    /// The width's instructions present; the `BYTES` bytes at `p` writable.
+    unsafe fn store(p: *mut u8, v: Self::V);
+    /// The top bit of each byte of `v`, byte `k` in bit `k`.
+    ///
+    /// # Safety
+    /// The width's instructions present.
+    unsafe fn movemask(v: Self::V) -> u32;
+    /// Stores the first `k` bytes of `v` at `d` and nothing else ([`store_prefix16`],
+    /// [`store_prefix32`]).
+    ///
+    /// # Safety
+    /// The width's instructions present; the `BYTES` bytes at `d` readable and writable, no
+    /// reference to them live.
+    unsafe fn store_prefix(d: *mut u8, v: Self::V, k: usize);
+}
+
+/// SSE2's 16 bytes (the x86-64 baseline).
+pub(super) struct Sse2;
+
+impl Width for Sse2 {
+    const BYTES: usize = 16;
+    type V = __m128i;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> __m128i {
+        // SAFETY: the caller's contract.
+        unsafe { _mm_loadu_si128(p as *const __m128i) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: __m128i) {
+        // SAFETY: the caller's contract.
+        unsafe { _mm_storeu_si128(p as *mut __m128i, v) }
+    }
+    #[inline(always)]
+    unsafe fn movemask(v: __m128i) -> u32 {
+        // SAFETY: SSE2 is baseline; a register operation.
+        unsafe { _mm_movemask_epi8(v) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn store_prefix(d: *mut u8, v: __m128i, k: usize) {
+        // SAFETY: the caller's contract.
+        unsafe { store_prefix16(d, v, k) }
+    }
+}
+
+/// AVX2's 32 bytes.
+pub(super) struct Avx2;
+
+impl Width for Avx2 {
+    const BYTES: usize = 32;
+    type V = __m256i;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> __m256i {
+        // SAFETY: the caller's contract (AVX2 present, the 32 bytes readable).
+        unsafe { _mm256_loadu_si256(p as *const __m256i) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: __m256i) {
+        // SAFETY: the caller's contract (AVX2 present, the 32 bytes writable).
+        unsafe { _mm256_storeu_si256(p as *mut __m256i, v) }
+    }
+    #[inline(always)]
+    unsafe fn movemask(v: __m256i) -> u32 {
+        // SAFETY: the caller's contract (AVX2 present); a register operation.
+        unsafe { _mm256_movemask_epi8(v) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn store_prefix(d: *mut u8, v: __m256i, k: usize) {
+        // SAFETY: the caller's contract.
+        unsafe { store_prefix32(d, v, k) }
+    }
+}
+
 /// The caller's 16 bytes at the end of a kernel's output (`v`, at byte `at` of it), which
 /// the kernel's compacting stores may write over (they write 16 bytes and count the first
 /// few), put back when the kernel returns: so the kernel writes nothing past its output.
