@@ -292,9 +292,10 @@ fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buff
             .map(|p| p.bytes)
             .unwrap_or_default()
     } else {
-        // The output, zeroed by the kernel (fresh pages), and each part copied into its own
-        // range of it on its own thread: the page faults of the output's first writes are
-        // shared between the threads, each page written once.
+        // The output (a large one is fresh pages, which the kernel zeroes when first
+        // written, so `vec!` does not write them), and each part copied into its own range of
+        // it on its own thread: the page faults of the output's first writes are shared
+        // between the threads, and each page is written once.
         let mut v = vec![0; total];
         let mut rest = v.as_mut_slice();
         let mut pairs = Vec::with_capacity(parts.len());
