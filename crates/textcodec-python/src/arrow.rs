@@ -143,34 +143,38 @@ fn decode_part<O: OffsetSizeTrait>(
     encs: Encs<'_>,
     range: Range<usize>,
     fatal: bool,
+    pooled: bool,
 ) -> Part {
-    // Room for about twice the input up front (UTF-8 of CJK text is 1.5 times its legacy
-    // bytes), zeroed once, so that the buffer seldom moves; each row is given the worst case
-    // for it from that room (grown, and zeroed, only when it is short) and keeps what it wrote.
+    // Each row is decoded into a scratch buffer that lives as long as the part (grown, and
+    // zeroed, only when a row needs more room than any before it, so its pages stay mapped
+    // and in cache) and then appended to the part's bytes. The part's bytes are only ever
+    // written past their end (`extend_from_slice`), never zero-filled ahead: a worst-case
+    // buffer of twice the input, zeroed lazily by the kernel, cost a page fault per page on
+    // each thread at once (and a TLB shootdown between the threads for every copy-on-write of
+    // the shared zero page), which made two threads slower than one.
     let input: usize = range
         .clone()
         .map(|i| rows.get(i).map_or(0, <[u8]>::len))
         .sum();
-    let mut bytes: Vec<u8> = vec![0; 2 * input + 64];
-    let mut used = 0;
+    let mut bytes = if pooled {
+        // One of several parts, which `join` copies into the output.
+        spare_buffer()
+    } else {
+        // The only part, which becomes the output's buffer (`join`).
+        Vec::with_capacity(input + input / 2 + 64)
+    };
+    let mut scratch: Vec<u8> = Vec::new();
     let mut ends = Vec::with_capacity(range.len());
-    let failed = |mut bytes: Vec<u8>, used, ends, i| {
-        bytes.truncate(used);
-        Part {
-            bytes,
-            ends,
-            failed: Some(i),
-        }
+    let failed = |bytes, ends, i| Part {
+        bytes,
+        ends,
+        failed: Some(i),
     };
     for i in range {
         if let Some(row) = rows.get(i) {
             let enc = encs.get(i);
             if batch::ascii_passthrough(enc, row) {
-                if bytes.len() < used + row.len() {
-                    bytes.resize((used + row.len()).max(2 * bytes.len()), 0);
-                }
-                bytes[used..used + row.len()].copy_from_slice(row);
-                used += row.len();
+                bytes.extend_from_slice(row);
             } else {
                 let mut dec = enc.new_decoder(DecoderOptions {
                     error_mode: if fatal {
@@ -181,20 +185,19 @@ fn decode_part<O: OffsetSizeTrait>(
                     bom: BomHandling::Sniff,
                 });
                 let Some(max) = dec.max_utf8_buffer_length(row.len()) else {
-                    return failed(bytes, used, ends, i);
+                    return failed(bytes, ends, i);
                 };
-                if bytes.len() < used + max {
-                    bytes.resize((used + max).max(2 * bytes.len()), 0);
+                if scratch.len() < max {
+                    scratch.resize(max, 0);
                 }
-                match dec.decode_to_utf8(row, &mut bytes[used..used + max], true) {
-                    Ok(p) => used += p.written,
-                    Err(_) => return failed(bytes, used, ends, i),
+                match dec.decode_to_utf8(row, &mut scratch[..max], true) {
+                    Ok(p) => bytes.extend_from_slice(&scratch[..p.written]),
+                    Err(_) => return failed(bytes, ends, i),
                 }
             }
         }
-        ends.push(used);
+        ends.push(bytes.len());
     }
-    bytes.truncate(used);
     Part {
         bytes,
         ends,
@@ -240,6 +243,32 @@ fn encode_part<O: OffsetSizeTrait>(
     }
 }
 
+/// The buffers of the parts when there are several, kept from one call to the next: `join`
+/// copies them into the output, and a buffer whose pages are already mapped is written
+/// without a page fault for each of its pages (a fault costs more than the copy).
+static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+
+/// The most memory `SPARE` keeps, so that a huge batch does not hold its memory after.
+const SPARE_MAX: usize = 256 << 20;
+
+fn spare_buffer() -> Vec<u8> {
+    SPARE
+        .lock()
+        .ok()
+        .and_then(|mut s| s.pop())
+        .unwrap_or_default()
+}
+
+fn keep_spare(mut v: Vec<u8>) {
+    if let Ok(mut s) = SPARE.lock() {
+        let kept: usize = s.iter().map(Vec::capacity).sum();
+        if kept + v.capacity() <= SPARE_MAX {
+            v.clear();
+            s.push(v);
+        }
+    }
+}
+
 /// Joins the workers' parts into offsets and values.
 fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buffer)> {
     let total: usize = parts.iter().map(|p| p.bytes.len()).sum();
@@ -256,14 +285,40 @@ fn join<O: OffsetSizeTrait>(parts: Vec<Part>) -> PyResult<(OffsetBuffer<O>, Buff
         offsets.extend(p.ends.iter().map(|&e| O::usize_as(base + e)));
         base += p.bytes.len();
     }
-    // The first part's buffer grows to hold the others (a large buffer is moved by
-    // `mremap`, not copied): only the other parts are copied.
-    let mut parts = parts.into_iter();
-    let mut v = parts.next().map(|p| p.bytes).unwrap_or_default();
-    v.reserve_exact(total - v.len());
-    for p in parts {
-        v.extend_from_slice(&p.bytes);
-    }
+    let v = if parts.len() == 1 {
+        parts
+            .into_iter()
+            .next()
+            .map(|p| p.bytes)
+            .unwrap_or_default()
+    } else {
+        // The output (a large one is fresh pages, which the kernel zeroes when first
+        // written, so `vec!` does not write them), and each part copied into its own range of
+        // it on its own thread: the page faults of the output's first writes are shared
+        // between the threads, and each page is written once.
+        let mut v = vec![0; total];
+        let mut rest = v.as_mut_slice();
+        let mut pairs = Vec::with_capacity(parts.len());
+        for p in &parts {
+            let (dst, tail) = rest.split_at_mut(p.bytes.len());
+            pairs.push((dst, p.bytes.as_slice()));
+            rest = tail;
+        }
+        std::thread::scope(|s| {
+            let mut pairs = pairs.into_iter();
+            let first = pairs.next();
+            for (dst, src) in pairs {
+                s.spawn(move || dst.copy_from_slice(src));
+            }
+            if let Some((dst, src)) = first {
+                dst.copy_from_slice(src);
+            }
+        });
+        for p in parts {
+            keep_spare(p.bytes);
+        }
+        v
+    };
     let values = Buffer::from_vec(v);
     // Offsets made from increasing ends, starting at 0.
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), values))
@@ -413,7 +468,7 @@ fn one_array<'py>(
                 py.detach(|| {
                     batch::parallel(&weights, nthreads, |r| {
                         if decoding {
-                            decode_part(&rows, encs_ref, r, fatal)
+                            decode_part(&rows, encs_ref, r, fatal, nthreads > 1)
                         } else {
                             encode_part(&rows, encs_ref, r, !fatal)
                         }
