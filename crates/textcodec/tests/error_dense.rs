@@ -19,18 +19,12 @@ mod common;
 
 use common::{dopts, hex, oracle, Failures, Rng};
 use textcodec::dispatch::{detected_level, set_level, Level};
-use textcodec::{BomHandling, DecodeError, Decoder, Encoding, Progress, Status};
+use textcodec::{BomHandling, Encoding, Status};
 
-/// One output direction: UTF-8 bytes or UTF-16 code units.
-trait Unit: Copy + Default + PartialEq + std::fmt::Debug + 'static {
+/// One output direction (UTF-8 bytes or UTF-16 code units): the contract's `Unit` (its
+/// `decode` and `max_len`) with this file's oracles.
+trait Unit: common::Unit + 'static {
     const FFFD: &'static [Self];
-    fn max_len(d: &Decoder, n: usize) -> usize;
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [Self],
-        last: bool,
-    ) -> Result<Progress, DecodeError>;
     /// encoding_rs in replacement mode, one call.
     fn er(enc: &'static Encoding, src: &[u8]) -> (Vec<Self>, bool);
     /// encoding_rs without replacement, resumed after each error: the output between errors.
@@ -39,17 +33,6 @@ trait Unit: Copy + Default + PartialEq + std::fmt::Debug + 'static {
 
 impl Unit for u8 {
     const FFFD: &'static [u8] = "\u{FFFD}".as_bytes();
-    fn max_len(d: &Decoder, n: usize) -> usize {
-        d.max_utf8_buffer_length(n).unwrap()
-    }
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [u8],
-        last: bool,
-    ) -> Result<Progress, DecodeError> {
-        d.decode_to_utf8(src, dst, last)
-    }
     fn er(enc: &'static Encoding, src: &[u8]) -> (Vec<u8>, bool) {
         let (s, replaced) = common::er_decode_utf8(enc, src);
         (s.into_bytes(), replaced)
@@ -77,17 +60,6 @@ impl Unit for u8 {
 
 impl Unit for u16 {
     const FFFD: &'static [u16] = &[0xFFFD];
-    fn max_len(d: &Decoder, n: usize) -> usize {
-        d.max_utf16_buffer_length(n).unwrap()
-    }
-    fn decode(
-        d: &mut Decoder,
-        src: &[u8],
-        dst: &mut [u16],
-        last: bool,
-    ) -> Result<Progress, DecodeError> {
-        d.decode_to_utf16(src, dst, last)
-    }
     fn er(enc: &'static Encoding, src: &[u8]) -> (Vec<u16>, bool) {
         common::er_decode_utf16(enc, src)
     }
@@ -144,7 +116,7 @@ fn run<U: Unit>(
             if let Ok(p) = result {
                 if p.status == Status::OutputFull && p.read == 0 && p.written == 0 {
                     // Not even one step fits: a buffer with room for any.
-                    buf = vec![U::default(); U::max_len(&d, end - pos).max(4)];
+                    buf = vec![U::default(); U::max_len(&d, end - pos).unwrap().max(4)];
                     result = U::decode(&mut d, &src[pos..end], &mut buf, last);
                 }
             }
@@ -210,7 +182,7 @@ fn check<U: Unit>(enc: &'static Encoding, src: &[u8], rng: &mut Rng, what: &str,
         src,
         false,
         || whole,
-        roomy(U::max_len(&enc.new_decoder(Default::default()), src.len())),
+        roomy(U::max_len(&enc.new_decoder(Default::default()), src.len()).unwrap()),
         f,
     ) else {
         return;
@@ -250,7 +222,7 @@ fn check<U: Unit>(enc: &'static Encoding, src: &[u8], rng: &mut Rng, what: &str,
         src,
         true,
         || whole,
-        roomy(U::max_len(&enc.new_decoder(Default::default()), src.len())),
+        roomy(U::max_len(&enc.new_decoder(Default::default()), src.len()).unwrap()),
         f,
     ) else {
         return;
