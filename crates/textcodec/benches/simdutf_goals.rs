@@ -16,9 +16,12 @@
 //!                               utf8_to_utf16, utf16le_to_utf8, utf16_to_utf8,
 //!                               validate_utf8, utf8_to_utf8
 //!   --file LIST                 comma-separated parts of file names, e.g. fr.txt,ja,.html
-//!   --rounds N                  interleaved rounds per file and workload (default 15)
-//!   --sample-ms MS              CPU time of one sample, the calls repeated (default 2)
-//!   --stat min|median           which of each contender's samples is compared (default min)
+//!   --rounds N                  interleaved rounds per file and workload (default 21)
+//!   --sample-ms MS              CPU time of one sample, the calls repeated (default 1)
+//!   --src-offset B, --dst-offset B
+//!                               where inputs and outputs start past a 4096-byte boundary
+//!                               (default 0 and 0; the same for both sides)
+//!   --stat paired|min|median    how the samples make a ratio (default paired, see below)
 //!   --mbps                      also the MB/s of every contender on every file
 //! ```
 //!
@@ -40,8 +43,13 @@
 //! every other round: A B B A A B ...), each sample the calls repeated for about
 //! `--sample-ms` of this thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`: time the thread was
 //! not running, with other programs on the machine, is not counted). The ratio per file is
-//! textcodec's throughput over simdutf's, from each one's fastest sample (`--stat min`, the
-//! least disturbed) or its median sample.
+//! textcodec's throughput over simdutf's: by default (`--stat paired`) the median over the
+//! rounds of the ratio within each round, whose two samples ran next to each other under the
+//! same load; `--stat min` compares each one's fastest sample, `--stat median` each one's
+//! median sample. Under load the fastest samples are the least steady: a file that stays in
+//! the L2 cache between two samples runs up to 1.6 times faster than usual in a quiet
+//! moment, for one side and not the other. The summary also gives the geometric means by
+//! the other two, as a check.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -65,6 +73,29 @@ const WORKLOADS: &[(&str, &str)] = &[
     ("utf8_to_utf8", "UTF-8 to UTF-8, validate and copy"),
 ];
 
+/// How a contender's samples are compared with textcodec's.
+#[derive(Clone, Copy, PartialEq)]
+enum Stat {
+    /// The median over the rounds of the ratio within each round.
+    Paired,
+    /// The ratio of the fastest samples.
+    Min,
+    /// The ratio of the median samples.
+    Median,
+}
+
+impl Stat {
+    const ALL: [Stat; 3] = [Stat::Paired, Stat::Min, Stat::Median];
+
+    fn name(self) -> &'static str {
+        match self {
+            Stat::Paired => "paired",
+            Stat::Min => "min",
+            Stat::Median => "median",
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Config {
     /// textcodec's detected level, simdutf's own choice.
@@ -79,15 +110,17 @@ struct Options {
     files: Vec<String>,
     rounds: usize,
     sample_ns: u64,
-    median: bool,
+    stat: Stat,
     mbps: bool,
+    src_offset: usize,
+    dst_offset: usize,
     args: Vec<String>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: simdutf_goals [--config active|avx2|both] [--workload LIST] [--file LIST] \
-         [--rounds N] [--sample-ms MS] [--stat min|median] [--mbps]"
+         [--rounds N] [--sample-ms MS] [--stat paired|min|median] [--mbps]"
     );
     std::process::exit(2)
 }
@@ -97,10 +130,12 @@ fn parse_args() -> Options {
         configs: vec![Config::Active, Config::Avx2],
         workloads: Vec::new(),
         files: Vec::new(),
-        rounds: 15,
-        sample_ns: 2_000_000,
-        median: false,
+        rounds: 21,
+        sample_ns: 1_000_000,
+        stat: Stat::Paired,
         mbps: false,
+        src_offset: 0,
+        dst_offset: 0,
         args: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -143,12 +178,15 @@ fn parse_args() -> Options {
                 o.sample_ns = (ms * 1e6) as u64;
             }
             "--stat" => {
-                o.median = match value.as_str() {
-                    "min" => false,
-                    "median" => true,
+                o.stat = match value.as_str() {
+                    "paired" => Stat::Paired,
+                    "min" => Stat::Min,
+                    "median" => Stat::Median,
                     _ => usage(),
                 }
             }
+            "--src-offset" => o.src_offset = value.parse().unwrap_or_else(|_| usage()),
+            "--dst-offset" => o.dst_offset = value.parse().unwrap_or_else(|_| usage()),
             "--mbps" => {
                 o.mbps = true;
                 o.args.push(flag);
@@ -210,15 +248,9 @@ impl<'a> Contender<'a> {
     }
 }
 
-/// Nanoseconds per call of each contender: its fastest sample and its median sample.
-struct Timing {
-    min: f64,
-    median: f64,
-}
-
 /// Interleaved rounds over `contenders` (A B .. B A A B ..), each sample about `sample_ns`
-/// of CPU time.
-fn measure(contenders: &mut [Contender], rounds: usize, sample_ns: u64) -> Vec<Timing> {
+/// of CPU time: for each contender, its nanoseconds per call in each round.
+fn measure(contenders: &mut [Contender], rounds: usize, sample_ns: u64) -> Vec<Vec<f64>> {
     // Warm up and calibrate: how many calls make one sample.
     let iters: Vec<u64> = contenders
         .iter_mut()
@@ -247,15 +279,16 @@ fn measure(contenders: &mut [Contender], rounds: usize, sample_ns: u64) -> Vec<T
         }
     }
     samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(f64::total_cmp);
-            Timing {
-                min: s[0],
-                median: s[s.len() / 2],
-            }
-        })
-        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn corpus(file: &str) -> String {
@@ -269,26 +302,69 @@ fn corpus(file: &str) -> String {
 /// The inputs of one file in every form the workloads read.
 struct Input {
     file: String,
-    utf8: Vec<u8>,
-    utf16: Vec<u16>,
-    le_bytes: Vec<u8>,
+    utf8: Buf<u8>,
+    utf16: Buf<u16>,
+    le_bytes: Buf<u8>,
     /// The memory of `le_bytes` as `u16`s, for simdutf's UTF-16LE functions.
-    le_units: Vec<u16>,
+    le_units: Buf<u16>,
 }
 
 impl Input {
-    fn new(file: String) -> Self {
+    fn new(file: String, offset: usize) -> Self {
         let text = corpus(&file);
         let utf16: Vec<u16> = text.encode_utf16().collect();
         let le_bytes: Vec<u8> = utf16.iter().flat_map(|u| u.to_le_bytes()).collect();
         let le_units = simdutf_safe::units_of(&le_bytes);
         Input {
             file,
-            utf8: text.into_bytes(),
-            utf16,
-            le_bytes,
-            le_units,
+            utf8: Buf::from(text.as_bytes(), offset),
+            utf16: Buf::from(&utf16, offset),
+            le_bytes: Buf::from(&le_bytes, offset),
+            le_units: Buf::from(&le_units, offset),
         }
+    }
+}
+
+/// `len` elements starting `offset` bytes past a 4096-byte boundary: the same alignment
+/// for both sides and in every run (the heap's would change with the allocations before,
+/// and the speed of both libraries depends on it; see `--src-offset`).
+struct Buf<T> {
+    v: Vec<T>,
+    start: usize,
+    len: usize,
+}
+
+impl<T: Copy + Default> Buf<T> {
+    const PAGE: usize = 4096;
+
+    fn new(len: usize, offset: usize) -> Self {
+        let size = std::mem::size_of::<T>();
+        assert!(
+            offset.is_multiple_of(size),
+            "offset {offset} is not a multiple of {size}"
+        );
+        let v = vec![T::default(); len + Self::PAGE / size];
+        let skip =
+            (offset % Self::PAGE + Self::PAGE - v.as_ptr() as usize % Self::PAGE) % Self::PAGE;
+        Buf {
+            v,
+            start: skip / size,
+            len,
+        }
+    }
+
+    fn from(data: &[T], offset: usize) -> Self {
+        let mut b = Self::new(data.len(), offset);
+        b.get_mut().copy_from_slice(data);
+        b
+    }
+
+    fn get(&self) -> &[T] {
+        &self.v[self.start..self.start + self.len]
+    }
+
+    fn get_mut(&mut self) -> &mut [T] {
+        &mut self.v[self.start..self.start + self.len]
     }
 }
 
@@ -318,91 +394,98 @@ fn same<D: PartialEq>(tc: &[D], other: &[D], who: &str) -> Result<(), String> {
 
 /// The contenders of `workload` on `input`, textcodec first, simdutf second, after checking
 /// that their outputs agree.
-fn contenders<'a>(workload: &str, input: &'a Input) -> Result<Vec<Contender<'a>>, String> {
+fn contenders<'a>(
+    workload: &str,
+    input: &'a Input,
+    dst_offset: usize,
+) -> Result<Vec<Contender<'a>>, String> {
     let utf8 = textcodec::UTF_8;
     let new_decoder =
         |enc: &'static textcodec::Encoding| enc.new_decoder(DecoderOptions::default());
     let simdutf_failed = || "simdutf rejected the input".to_string();
     Ok(match workload {
         "utf8_to_utf16" => {
-            let src = &input.utf8[..];
+            let src = input.utf8.get();
             let len = new_decoder(utf8)
                 .max_utf16_buffer_length(src.len())
                 .expect("size");
-            let mut tc_dst = vec![0u16; len];
+            let mut tc_dst = Buf::<u16>::new(len, dst_offset);
             let p = new_decoder(utf8)
-                .decode_to_utf16(src, &mut tc_dst, true)
+                .decode_to_utf16(src, tc_dst.get_mut(), true)
                 .map_err(|e| format!("{e:?}"))?;
-            let tc_out = whole(p, src.len(), &tc_dst)?;
-            let mut su_dst = vec![0u16; src.len()];
-            let n = simdutf_safe::utf8_to_utf16le(src, &mut su_dst).ok_or_else(simdutf_failed)?;
-            same(&tc_out, &su_dst[..n], "simdutf")?;
+            let tc_out = whole(p, src.len(), tc_dst.get())?;
+            let mut su_dst = Buf::<u16>::new(src.len(), dst_offset);
+            let n =
+                simdutf_safe::utf8_to_utf16le(src, su_dst.get_mut()).ok_or_else(simdutf_failed)?;
+            same(&tc_out, &su_dst.get()[..n], "simdutf")?;
             vec![
                 Contender::new("textcodec", move || {
                     let mut d = new_decoder(utf8);
-                    d.decode_to_utf16(black_box(src), &mut tc_dst, true)
+                    d.decode_to_utf16(black_box(src), tc_dst.get_mut(), true)
                         .map_or(0, |p| p.written)
                 }),
                 Contender::new("simdutf", move || {
-                    simdutf_safe::utf8_to_utf16le(black_box(src), &mut su_dst).unwrap_or(0)
+                    simdutf_safe::utf8_to_utf16le(black_box(src), su_dst.get_mut()).unwrap_or(0)
                 }),
             ]
         }
         "utf16le_to_utf8" => {
             let le = textcodec::UTF_16LE;
-            let src = &input.le_bytes[..];
-            let units = &input.le_units[..];
+            let src = input.le_bytes.get();
+            let units = input.le_units.get();
             let len = new_decoder(le)
                 .max_utf8_buffer_length(src.len())
                 .expect("size");
-            let mut tc_dst = vec![0u8; len];
+            let mut tc_dst = Buf::<u8>::new(len, dst_offset);
             let p = new_decoder(le)
-                .decode_to_utf8(src, &mut tc_dst, true)
+                .decode_to_utf8(src, tc_dst.get_mut(), true)
                 .map_err(|e| format!("{e:?}"))?;
-            let tc_out = whole(p, src.len(), &tc_dst)?;
-            let mut su_dst = vec![0u8; 3 * units.len()];
-            let n = simdutf_safe::utf16le_to_utf8(units, &mut su_dst).ok_or_else(simdutf_failed)?;
-            same(&tc_out, &su_dst[..n], "simdutf")?;
-            same(&tc_out, &input.utf8, "the UTF-8 file")?;
+            let tc_out = whole(p, src.len(), tc_dst.get())?;
+            let mut su_dst = Buf::<u8>::new(3 * units.len(), dst_offset);
+            let n = simdutf_safe::utf16le_to_utf8(units, su_dst.get_mut())
+                .ok_or_else(simdutf_failed)?;
+            same(&tc_out, &su_dst.get()[..n], "simdutf")?;
+            same(&tc_out, input.utf8.get(), "the UTF-8 file")?;
             vec![
                 Contender::new("textcodec", move || {
                     let mut d = new_decoder(le);
-                    d.decode_to_utf8(black_box(src), &mut tc_dst, true)
+                    d.decode_to_utf8(black_box(src), tc_dst.get_mut(), true)
                         .map_or(0, |p| p.written)
                 }),
                 Contender::new("simdutf", move || {
-                    simdutf_safe::utf16le_to_utf8(black_box(units), &mut su_dst).unwrap_or(0)
+                    simdutf_safe::utf16le_to_utf8(black_box(units), su_dst.get_mut()).unwrap_or(0)
                 }),
             ]
         }
         "utf16_to_utf8" => {
-            let src = &input.utf16[..];
+            let src = input.utf16.get();
             let new_encoder = || utf8.new_encoder(EncoderErrorMode::Html);
             let len = new_encoder()
                 .max_buffer_length_from_utf16(src.len())
                 .expect("size");
-            let mut tc_dst = vec![0u8; len];
+            let mut tc_dst = Buf::<u8>::new(len, dst_offset);
             let p = new_encoder()
-                .encode_from_utf16(src, &mut tc_dst, true)
+                .encode_from_utf16(src, tc_dst.get_mut(), true)
                 .map_err(|e| format!("{e:?}"))?;
-            let tc_out = whole(p, src.len(), &tc_dst)?;
-            let mut su_dst = vec![0u8; 3 * src.len()];
-            let n = simdutf_safe::utf16_to_utf8(src, &mut su_dst).ok_or_else(simdutf_failed)?;
-            same(&tc_out, &su_dst[..n], "simdutf")?;
-            same(&tc_out, &input.utf8, "the UTF-8 file")?;
+            let tc_out = whole(p, src.len(), tc_dst.get())?;
+            let mut su_dst = Buf::<u8>::new(3 * src.len(), dst_offset);
+            let n =
+                simdutf_safe::utf16_to_utf8(src, su_dst.get_mut()).ok_or_else(simdutf_failed)?;
+            same(&tc_out, &su_dst.get()[..n], "simdutf")?;
+            same(&tc_out, input.utf8.get(), "the UTF-8 file")?;
             vec![
                 Contender::new("textcodec", move || {
                     let mut e = new_encoder();
-                    e.encode_from_utf16(black_box(src), &mut tc_dst, true)
+                    e.encode_from_utf16(black_box(src), tc_dst.get_mut(), true)
                         .map_or(0, |p| p.written)
                 }),
                 Contender::new("simdutf", move || {
-                    simdutf_safe::utf16_to_utf8(black_box(src), &mut su_dst).unwrap_or(0)
+                    simdutf_safe::utf16_to_utf8(black_box(src), su_dst.get_mut()).unwrap_or(0)
                 }),
             ]
         }
         "validate_utf8" => {
-            let src = &input.utf8[..];
+            let src = input.utf8.get();
             let valid = textcodec::Encoding::utf8_valid_up_to(src);
             if valid != src.len() {
                 return Err(format!(
@@ -423,34 +506,35 @@ fn contenders<'a>(workload: &str, input: &'a Input) -> Result<Vec<Contender<'a>>
             ]
         }
         "utf8_to_utf8" => {
-            let src = &input.utf8[..];
+            let src = input.utf8.get();
             let len = new_decoder(utf8)
                 .max_utf8_buffer_length(src.len())
                 .expect("size");
-            let mut tc_dst = vec![0u8; len];
+            let mut tc_dst = Buf::<u8>::new(len, dst_offset);
             let p = new_decoder(utf8)
-                .decode_to_utf8(src, &mut tc_dst, true)
+                .decode_to_utf8(src, tc_dst.get_mut(), true)
                 .map_err(|e| format!("{e:?}"))?;
-            let tc_out = whole(p, src.len(), &tc_dst)?;
+            let tc_out = whole(p, src.len(), tc_dst.get())?;
             same(&tc_out, src, "the input")?;
-            let mut su_dst = vec![0u8; src.len()];
-            let n =
-                simdutf_safe::validate_then_copy(src, &mut su_dst).ok_or_else(simdutf_failed)?;
-            same(&tc_out, &su_dst[..n], "simdutf")?;
-            let mut copy_dst = vec![0u8; src.len()];
+            let mut su_dst = Buf::<u8>::new(src.len(), dst_offset);
+            let n = simdutf_safe::validate_then_copy(src, su_dst.get_mut())
+                .ok_or_else(simdutf_failed)?;
+            same(&tc_out, &su_dst.get()[..n], "simdutf")?;
+            let mut copy_dst = Buf::<u8>::new(src.len(), dst_offset);
             vec![
                 Contender::new("textcodec", move || {
                     let mut d = new_decoder(utf8);
-                    d.decode_to_utf8(black_box(src), &mut tc_dst, true)
+                    d.decode_to_utf8(black_box(src), tc_dst.get_mut(), true)
                         .map_or(0, |p| p.written)
                 }),
                 Contender::new("simdutf", move || {
-                    simdutf_safe::validate_then_copy(black_box(src), &mut su_dst).unwrap_or(0)
+                    simdutf_safe::validate_then_copy(black_box(src), su_dst.get_mut()).unwrap_or(0)
                 }),
                 Contender::new("memcpy", move || {
                     let src = black_box(src);
-                    copy_dst[..src.len()].copy_from_slice(src);
-                    copy_dst[0] as usize
+                    let dst = copy_dst.get_mut();
+                    dst[..src.len()].copy_from_slice(src);
+                    dst[0] as usize
                 }),
                 Contender::new("simdutf_validate", move || {
                     usize::from(simdutf_safe::validate_utf8(black_box(src)))
@@ -464,49 +548,64 @@ fn contenders<'a>(workload: &str, input: &'a Input) -> Result<Vec<Contender<'a>>
 /// Input bytes of `workload` on `input` (two per UTF-16 unit), for MB/s.
 fn input_bytes(workload: &str, input: &Input) -> usize {
     match workload {
-        "utf16le_to_utf8" | "utf16_to_utf8" => 2 * input.utf16.len(),
-        _ => input.utf8.len(),
+        "utf16le_to_utf8" | "utf16_to_utf8" => 2 * input.utf16.len,
+        _ => input.utf8.len,
     }
 }
 
-/// The results of one workload on one file: ns per call of each contender.
+/// The results of one workload on one file: ns per call of each contender in each round.
 struct Row {
     file: String,
     bytes: usize,
     names: Vec<&'static str>,
-    timings: Vec<Timing>,
+    samples: Vec<Vec<f64>>,
 }
 
 impl Row {
-    fn ns(&self, name: &str, median: bool) -> f64 {
-        let i = self
-            .names
+    fn index(&self, name: &str) -> usize {
+        self.names
             .iter()
             .position(|n| *n == name)
-            .expect("contender");
-        if median {
-            self.timings[i].median
-        } else {
-            self.timings[i].min
+            .expect("contender")
+    }
+
+    /// textcodec's throughput over that of `reference`, a time made of the contenders'
+    /// times in one round (or of their fastest or median times).
+    fn ratio_to(&self, stat: Stat, reference: impl Fn(&dyn Fn(&str) -> f64) -> f64) -> f64 {
+        let tc = self.index("textcodec");
+        match stat {
+            Stat::Paired => median(
+                (0..self.samples[tc].len())
+                    .map(|r| reference(&|n| self.samples[self.index(n)][r]) / self.samples[tc][r])
+                    .collect(),
+            ),
+            Stat::Min | Stat::Median => {
+                let pick = |v: &Vec<f64>| {
+                    if stat == Stat::Min {
+                        v.iter().copied().fold(f64::INFINITY, f64::min)
+                    } else {
+                        median(v.clone())
+                    }
+                };
+                reference(&|n| pick(&self.samples[self.index(n)])) / pick(&self.samples[tc])
+            }
         }
     }
 
     /// textcodec's throughput over simdutf's.
-    fn ratio(&self, median: bool) -> f64 {
-        self.ns("simdutf", median) / self.ns("textcodec", median)
+    fn ratio(&self, stat: Stat) -> f64 {
+        self.ratio_to(stat, |t| t("simdutf"))
     }
 
     /// UTF-8 to UTF-8: textcodec's throughput over the slower of memcpy and simdutf's
     /// validation alone.
-    fn ratio_bar(&self, median: bool) -> f64 {
-        let slower = self
-            .ns("memcpy", median)
-            .max(self.ns("simdutf_validate", median));
-        slower / self.ns("textcodec", median)
+    fn ratio_bar(&self, stat: Stat) -> f64 {
+        self.ratio_to(stat, |t| t("memcpy").max(t("simdutf_validate")))
     }
 
-    fn mbps(&self, name: &str, median: bool) -> f64 {
-        self.bytes as f64 * 1e3 / self.ns(name, median)
+    /// MB/s from the median sample.
+    fn mbps(&self, name: &str) -> f64 {
+        self.bytes as f64 * 1e3 / median(self.samples[self.index(name)].clone())
     }
 }
 
@@ -634,11 +733,14 @@ fn run(o: &Options, config: Config, forced: Option<&str>) -> bool {
         forced.unwrap_or("unset")
     );
     println!(
-        "- per-thread CPU time, {} interleaved rounds, samples of about {} ms, each \
-         contender's {} sample",
+        "- per-thread CPU time, {} interleaved rounds, samples of about {} ms; ratios: {}",
         o.rounds,
         o.sample_ns as f64 / 1e6,
-        if o.median { "median" } else { "fastest" }
+        match o.stat {
+            Stat::Paired => "median of the per-round ratios",
+            Stat::Min => "fastest samples",
+            Stat::Median => "median samples",
+        }
     );
     println!();
     if got != wanted_level {
@@ -661,7 +763,10 @@ fn run(o: &Options, config: Config, forced: Option<&str>) -> bool {
             }
         }
     }
-    let inputs: Vec<Input> = files.into_iter().map(Input::new).collect();
+    let inputs: Vec<Input> = files
+        .into_iter()
+        .map(|f| Input::new(f, o.src_offset))
+        .collect();
     let workloads: Vec<(&str, &str)> = WORKLOADS
         .iter()
         .copied()
@@ -675,7 +780,7 @@ fn run(o: &Options, config: Config, forced: Option<&str>) -> bool {
     for &(w, title) in &workloads {
         let mut rows = Vec::new();
         for input in &inputs {
-            let mut cs = match contenders(w, input) {
+            let mut cs = match contenders(w, input, o.dst_offset) {
                 Ok(cs) => cs,
                 Err(e) => {
                     eprintln!("simdutf_goals: MISMATCH {w}/{}: {e}", input.file);
@@ -685,12 +790,12 @@ fn run(o: &Options, config: Config, forced: Option<&str>) -> bool {
                     continue;
                 }
             };
-            let timings = measure(&mut cs, o.rounds, o.sample_ns);
+            let samples = measure(&mut cs, o.rounds, o.sample_ns);
             rows.push(Row {
                 file: input.file.clone(),
                 bytes: input_bytes(w, input),
                 names: cs.iter().map(|c| c.name).collect(),
-                timings,
+                samples,
             });
         }
         results.push((w, title, rows));
@@ -699,7 +804,7 @@ fn run(o: &Options, config: Config, forced: Option<&str>) -> bool {
     print_summary(o, &results);
     print_per_file(o, &results, &inputs);
     if o.mbps {
-        print_mbps(o, &results);
+        print_mbps(&results);
     }
     ok
 }
@@ -709,35 +814,39 @@ type FileRatios<'a> = Vec<(f64, &'a str)>;
 
 /// One line per goal: geometric mean, lowest, the worst files, how many files miss it.
 fn print_summary(o: &Options, results: &[(&str, &str, Vec<Row>)]) {
-    println!("| workload | goal | files | geomean | lowest | worst files | below goal |");
-    println!("|---|---:|---:|---:|---:|---|---:|");
+    let others: Vec<Stat> = Stat::ALL.into_iter().filter(|&s| s != o.stat).collect();
+    let others_head: Vec<&str> = others.iter().map(|s| s.name()).collect();
+    println!(
+        "| workload | goal | files | geomean | lowest | worst files | below goal | geomean by {} |",
+        others_head.join(" / ")
+    );
+    println!("|---|---:|---:|---:|---:|---|---:|---:|");
     for (w, title, rows) in results {
         if rows.is_empty() {
             continue;
         }
-        let mut lines: Vec<(String, f64, FileRatios)> = Vec::new();
-        let of = |f: &dyn Fn(&Row) -> f64| -> Vec<(f64, &str)> {
-            rows.iter().map(|r| (f(r), r.file.as_str())).collect()
-        };
-        if *w == "utf8_to_utf8" {
-            lines.push((
-                format!("{title}: textcodec / (simdutf validate + copy)"),
-                1.0,
-                of(&|r| r.ratio(o.median)),
-            ));
-            lines.push((
-                format!("{title}: textcodec / slower of (memcpy, simdutf validation)"),
-                0.9,
-                of(&|r| r.ratio_bar(o.median)),
-            ));
+        type Measure = fn(&Row, Stat) -> f64;
+        let lines: Vec<(String, f64, Measure)> = if *w == "utf8_to_utf8" {
+            vec![
+                (
+                    format!("{title}: textcodec / (simdutf validate + copy)"),
+                    1.0,
+                    Row::ratio,
+                ),
+                (
+                    format!("{title}: textcodec / slower of (memcpy, simdutf validation)"),
+                    0.9,
+                    Row::ratio_bar,
+                ),
+            ]
         } else {
-            lines.push((
-                format!("{title}: textcodec / simdutf"),
-                1.0,
-                of(&|r| r.ratio(o.median)),
-            ));
-        }
-        for (label, goal, mut v) in lines {
+            vec![(format!("{title}: textcodec / simdutf"), 1.0, Row::ratio)]
+        };
+        for (label, goal, measure) in lines {
+            let mut v: FileRatios = rows
+                .iter()
+                .map(|r| (measure(r, o.stat), r.file.as_str()))
+                .collect();
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
             let ratios: Vec<f64> = v.iter().map(|x| x.0).collect();
             let worst: Vec<String> = v
@@ -746,12 +855,20 @@ fn print_summary(o: &Options, results: &[(&str, &str, Vec<Row>)]) {
                 .map(|(r, f)| format!("{f} {r:.2}"))
                 .collect();
             let below = ratios.iter().filter(|&&r| r < goal).count();
+            let by_others: Vec<String> = others
+                .iter()
+                .map(|&s| {
+                    let rs: Vec<f64> = rows.iter().map(|r| measure(r, s)).collect();
+                    format!("{:.2}", geomean(&rs))
+                })
+                .collect();
             println!(
-                "| {label} | {goal:.1} | {} | **{:.2}** | {:.2} | {} | {below} |",
+                "| {label} | {goal:.1} | {} | **{:.2}** | {:.2} | {} | {below} | {} |",
                 ratios.len(),
                 geomean(&ratios),
                 ratios[0],
-                worst.join(", ")
+                worst.join(", "),
+                by_others.join(" / ")
             );
         }
     }
@@ -778,7 +895,7 @@ fn print_per_file(o: &Options, results: &[(&str, &str, Vec<Row>)], inputs: &[Inp
     println!("{head}");
     println!("{sep}");
     for input in inputs {
-        let mut line = format!("| {} | {} |", input.file, input.utf8.len() / 1000);
+        let mut line = format!("| {} | {} |", input.file, input.utf8.len / 1000);
         for (w, _, rows) in results {
             if rows.is_empty() {
                 continue;
@@ -786,9 +903,9 @@ fn print_per_file(o: &Options, results: &[(&str, &str, Vec<Row>)], inputs: &[Inp
             let row = rows.iter().find(|r| r.file == input.file);
             let cell =
                 |f: &dyn Fn(&Row) -> f64| row.map_or("—".to_string(), |r| format!("{:.2}", f(r)));
-            line += &format!(" {} |", cell(&|r| r.ratio(o.median)));
+            line += &format!(" {} |", cell(&|r| r.ratio(o.stat)));
             if *w == "utf8_to_utf8" {
-                line += &format!(" {} |", cell(&|r| r.ratio_bar(o.median)));
+                line += &format!(" {} |", cell(&|r| r.ratio_bar(o.stat)));
             }
         }
         println!("{line}");
@@ -797,10 +914,10 @@ fn print_per_file(o: &Options, results: &[(&str, &str, Vec<Row>)], inputs: &[Inp
 }
 
 /// MB/s (10^6 bytes of input per second of CPU time) of every contender.
-fn print_mbps(o: &Options, results: &[(&str, &str, Vec<Row>)]) {
+fn print_mbps(results: &[(&str, &str, Vec<Row>)]) {
     for (w, title, rows) in results {
         let Some(first) = rows.first() else { continue };
-        println!("MB/s, {title} (`{w}`):");
+        println!("MB/s (median sample), {title} (`{w}`):");
         println!();
         println!("| file | {} |", first.names.join(" | "));
         println!("|---|{}", "---:|".repeat(first.names.len()));
@@ -808,7 +925,7 @@ fn print_mbps(o: &Options, results: &[(&str, &str, Vec<Row>)]) {
             let cells: Vec<String> = r
                 .names
                 .iter()
-                .map(|n| format!("{:.0}", r.mbps(n, o.median)))
+                .map(|n| format!("{:.0}", r.mbps(n)))
                 .collect();
             println!("| {} | {} |", r.file, cells.join(" | "));
         }
