@@ -7,7 +7,9 @@
 #
 # Usage: scripts/simdutf-goals.sh [--repeat N] [--out FILE] [HARNESS_OPTIONS...]
 #
-#   --repeat N   run the harness N times one after the other (default 1), to see the spread
+#   --repeat N   run the harness N times one after the other (default 1), to see the spread;
+#                with more than one measurement (runs or configurations) the report ends with
+#                scripts/simdutf_goals_table.py's table of them all (median and range per file)
 #   --out FILE   also write the report there (default target/bench-results/simdutf-goals-DATE.md)
 #   HARNESS_OPTIONS, passed on (see the harness's doc comment):
 #     --config active|avx2|both   (default both)
@@ -60,4 +62,14 @@ dirty=$(git status --porcelain -- crates 2>/dev/null | head -n 1 || true)
         echo
     done
 } | tee "$out"
+if [ "$(grep -c '^## ' "$out")" -gt 1 ]; then
+    {
+        echo
+        echo "# All measurements together (scripts/simdutf_goals_table.py)"
+        echo
+        python3 scripts/simdutf_goals_table.py "$out"
+    } | tee -a "$out.tmp"
+    cat "$out.tmp" >>"$out"
+    rm -f "$out.tmp"
+fi
 echo "simdutf-goals.sh: report in $out" >&2
