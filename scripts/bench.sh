@@ -72,11 +72,7 @@ build() { # build DEST [CARGO_ARGS...]
     local dest="$1"; shift
     local exe
     exe=$(cargo bench -p textcodec --bench codecs --no-run --message-format=json "$@" \
-        | python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "codecs":
-        print(m["executable"])')
+        | python3 "$root/scripts/bench_executable.py" codecs)
     [ -n "$exe" ] || { echo "bench.sh: build failed" >&2; exit 1; }
     cp "$exe" "$dest"
 }

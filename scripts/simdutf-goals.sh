@@ -41,11 +41,7 @@ mkdir -p target/bench-results
 out="${out:-target/bench-results/simdutf-goals-$(date -u +%Y%m%d-%H%M%S).md}"
 
 exe=$(cargo bench -p textcodec --bench simdutf_goals --no-run --message-format=json \
-    | python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "simdutf_goals":
-        print(m["executable"])')
+    | python3 scripts/bench_executable.py simdutf_goals)
 [ -n "$exe" ] || { echo "simdutf-goals.sh: build failed" >&2; exit 1; }
 
 rev=$(git rev-parse --short --verify -q HEAD 2>/dev/null || echo none)
