@@ -720,21 +720,60 @@ pub(crate) fn encode_many<'py>(
         let rows = &rows;
         py.detach(|| parallel(&weights, nthreads, |r| encode_rows(rows, encs, r, html)))
     };
-    let mut out = Vec::with_capacity(n);
+    let slow = |i: usize| -> PyResult<Bound<'py, PyBytes>> {
+        let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors)
+            .map_err(|e| add_row_note(py, e, i))?;
+        Ok(PyBytes::new(py, &v))
+    };
+    if parts.len() == 1 {
+        let mut out = Vec::with_capacity(n);
+        for (i, row) in parts[0].rows.iter().enumerate() {
+            out.push(match *row {
+                RowBytes::Bytes { start, len } => {
+                    PyBytes::new(py, &parts[0].bytes[start..start + len])
+                }
+                RowBytes::Slow => slow(i)?,
+            });
+        }
+        return Ok(PyList::new(py, out)?.into_any());
+    }
+    // Several parts: the objects are allocated here, with the GIL (the slow rows made
+    // whole), and their bytes copied by one thread per part, without it.
+    let mut out: Vec<Option<Bound<'py, PyBytes>>> = (0..n).map(|_| None).collect();
+    let mut blanks: Vec<Vec<(usize, usize, ffi::BlankBytes)>> = Vec::with_capacity(parts.len());
     let mut i = 0;
     for part in &parts {
+        let mut mine = Vec::with_capacity(part.rows.len());
         for row in &part.rows {
-            let b = match *row {
-                RowBytes::Bytes { start, len } => PyBytes::new(py, &part.bytes[start..start + len]),
-                RowBytes::Slow => {
-                    let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors)
-                        .map_err(|e| add_row_note(py, e, i))?;
-                    PyBytes::new(py, &v)
+            match *row {
+                RowBytes::Bytes { start, len } => {
+                    mine.push((i, start, ffi::BlankBytes::new(py, len)?))
                 }
-            };
-            out.push(b);
+                RowBytes::Slow => out[i] = Some(slow(i)?),
+            }
             i += 1;
         }
+        blanks.push(mine);
     }
-    Ok(PyList::new(py, out)?.into_any())
+    let fill = |part: &Encoded, blanks: &mut Vec<(usize, usize, ffi::BlankBytes)>| {
+        for (_, start, b) in blanks.iter_mut() {
+            b.fill(|d| d.copy_from_slice(&part.bytes[*start..*start + d.len()]));
+        }
+    };
+    py.detach(|| {
+        std::thread::scope(|s| {
+            let mut todo = parts.iter().zip(blanks.iter_mut());
+            let first = todo.next();
+            for (part, b) in todo {
+                s.spawn(move || fill(part, b));
+            }
+            if let Some((part, b)) = first {
+                fill(part, b);
+            }
+        })
+    });
+    for (i, _, b) in blanks.into_iter().flatten() {
+        out[i] = Some(b.into_bytes(py));
+    }
+    Ok(PyList::new(py, out.into_iter().map(|b| b.expect("every row made")))?.into_any())
 }

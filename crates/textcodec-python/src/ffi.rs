@@ -563,11 +563,105 @@ impl Blank {
             Slot::Empty => Ok(PyString::new(py, "")),
             Slot::InPlace { obj, filled, .. } => {
                 assert!(filled, "a string given to Python before its characters");
-                Ok(obj.into_bound(py).cast_into::<PyString>()?)
+                // SAFETY: `obj` was made by `PyUnicode_New`: a `str` (no type check, which
+                // would read the object's header from another core's cache).
+                Ok(unsafe { obj.into_bound(py).cast_into_unchecked::<PyString>() })
             }
             Slot::Owned { buf, .. } => buf
                 .expect("a string given to Python before its characters")
                 .into_string(py),
+        }
+    }
+}
+
+/// A `bytes` object made (with the GIL) before its bytes are known, whose bytes are then
+/// written on any thread, without the GIL, before it is given to Python code
+/// ([`BlankBytes::into_bytes`]): `encode_many` allocates its objects on the calling thread and
+/// copies their bytes on its worker threads. This is the limited API's own way
+/// (`PyBytes_FromStringAndSize(NULL, len)`, whose contents the caller writes).
+pub(crate) enum BlankBytes {
+    /// `b""` (made by `into_bytes`: CPython's is shared).
+    Empty,
+    /// `PyBytes_FromStringAndSize(NULL, len)`, whose bytes are at `offset`.
+    Made {
+        obj: Py<PyAny>,
+        offset: usize,
+        len: usize,
+        filled: bool,
+    },
+}
+
+impl BlankBytes {
+    /// A `bytes` object of `len` bytes, which [`BlankBytes::fill`] writes.
+    pub(crate) fn new(py: Python<'_>, len: usize) -> PyResult<BlankBytes> {
+        if len == 0 {
+            return Ok(BlankBytes::Empty);
+        }
+        let size = ffi::Py_ssize_t::try_from(len)
+            .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+        // SAFETY: the GIL is held (`py`); with a NULL source, `PyBytes_FromStringAndSize`
+        // returns a new `bytes` object of `size` bytes left for the caller to write (a new
+        // one: only size 0 gives CPython's shared empty object), or NULL with an exception
+        // set, which `from_owned_ptr_or_err` turns into `Err`.
+        let obj = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyBytes_FromStringAndSize(std::ptr::null(), size),
+            )?
+        };
+        // SAFETY: GIL held; `obj` is a live `bytes` object, whose buffer `PyBytes_AsString`
+        // returns (inside the object: CPython's bytes are one allocation).
+        let data = unsafe { ffi::PyBytes_AsString(obj.as_ptr()) };
+        if data.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let offset = (data as usize).wrapping_sub(obj.as_ptr() as usize);
+        Ok(BlankBytes::Made {
+            obj: obj.unbind(),
+            offset,
+            len,
+            filled: false,
+        })
+    }
+
+    /// Writes the bytes: `fill` gets the object's `len` bytes (their content unspecified) and
+    /// writes every one. Runs on any thread, with or without the GIL.
+    pub(crate) fn fill(&mut self, fill: impl FnOnce(&mut [u8])) {
+        if let BlankBytes::Made {
+            obj,
+            offset,
+            len,
+            filled,
+        } = self
+        {
+            // SAFETY: `obj` is the only reference to the `bytes` object that
+            // `PyBytes_FromStringAndSize(NULL, len)` made for its caller to write (the
+            // `BlankBytes` owns it, is not `Clone`, and gives it to no code until
+            // `into_bytes` consumes it); `&mut self` makes this slice the only access to its
+            // bytes. They are inline, `len` of them at `offset` from the object's start (where
+            // `PyBytes_AsString` said, in the object's own allocation); CPython never moves an
+            // object and our reference keeps it alive, so the pointer is valid on any thread.
+            // The GIL is not needed: writing the bytes of an object no other thread can reach
+            // changes no reference count and calls no Python API (see `Blank::fill`). The
+            // `BlankBytes` reaches the thread that gives it to Python through a thread's join,
+            // which orders these writes before its reads.
+            let data = unsafe {
+                std::slice::from_raw_parts_mut(obj.as_ptr().cast::<u8>().add(*offset), *len)
+            };
+            fill(data);
+            *filled = true;
+        }
+    }
+
+    /// The `bytes` object, once [`BlankBytes::fill`] has written it (a panic otherwise).
+    pub(crate) fn into_bytes(self, py: Python<'_>) -> Bound<'_, PyBytes> {
+        match self {
+            BlankBytes::Empty => PyBytes::new(py, b""),
+            BlankBytes::Made { obj, filled, .. } => {
+                assert!(filled, "a bytes object given to Python before its bytes");
+                // SAFETY: `obj` was made by `PyBytes_FromStringAndSize`: a `bytes` object.
+                unsafe { obj.into_bound(py).cast_into_unchecked::<PyBytes>() }
+            }
         }
     }
 }

@@ -330,3 +330,30 @@ def test_decode_many_every_kind_on_both_string_paths(string_path):
     want = [textcodec.decode(b, l) for b, l in zip(items, labels)]
     for threads in (1, 2, 4):
         same(textcodec.decode_many(items, labels, threads=threads), want)
+
+
+def test_encode_many_threads_write_the_bytes():
+    """On threads, the bytes objects are allocated by the calling thread and their bytes
+    written by the threads: every kind of row, empty ones, rows made with the GIL (lone
+    surrogates, Python handlers), per-row labels, gives encode's bytes."""
+    import sys
+
+    pairs = kinds_rows()
+    texts = [textcodec.decode(b, l) for b, l in pairs] * 8
+    labels = [l for _, l in pairs] * 8
+    texts += ["", "a", "é" * (1 << 20), "x\udc80y", "火" * 100000, ""]
+    labels += ["utf-8", "latin1", "utf-8", "utf-8", "gbk", "shift_jis"]
+    assert sum(len(t) for t in texts) > 1 << 18
+    for errors in ("xmlcharrefreplace", "replace", "backslashreplace"):
+        want = [textcodec.encode(t, l, errors) for t, l in zip(texts, labels)]
+        for threads in (1, 2, 3, 8):
+            got = textcodec.encode_many(texts, labels, errors, threads=threads)
+            assert got == want
+            assert all(type(b) is bytes for b in got)
+            refs = [sys.getrefcount(b) for b in want if len(b) > 1]
+            assert [sys.getrefcount(b) for b in got if len(b) > 1] == refs
+    with pytest.raises(UnicodeEncodeError) as e:
+        textcodec.encode_many(texts, "latin1", "strict", threads=3)
+    bad = next(i for i, t in enumerate(texts) if any(ord(c) > 255 for c in t))
+    if hasattr(e.value, "__notes__"):
+        assert e.value.__notes__ == [f"in row {bad}"]
