@@ -266,7 +266,7 @@ pub(crate) fn decode_many<'py>(
         fatal,
     };
     if nthreads == 1 {
-        let mut d = Decoded::default();
+        let mut d = Decoded::take();
         for c in chunks {
             let bytes: usize = weights[c.clone()].iter().sum();
             crate::detach_if(py, bytes >= crate::DETACH_BYTES, || {
@@ -274,6 +274,7 @@ pub(crate) fn decode_many<'py>(
             });
             list.strings(py, &d, c.start, &mut out)?;
         }
+        d.keep();
     } else {
         list.pipeline(py, &chunks, nthreads, &mut out)?;
     }
@@ -307,6 +308,37 @@ fn chunks(weights: &[usize]) -> Vec<Range<usize>> {
 struct Decoded {
     arena: Arena,
     rows: Vec<RowText>,
+}
+
+/// Arenas kept from one call to the next: an arena whose pages are already mapped is written
+/// without a page fault for each of its pages (and, freed, would be unmapped again: with
+/// threads, each unmapping interrupts the other cores to flush their TLBs).
+static SPARE: Mutex<Vec<Decoded>> = Mutex::new(Vec::new());
+
+/// The most memory `SPARE` keeps, so that a batch of huge rows does not hold its memory after.
+const SPARE_MAX: usize = 32 << 20;
+
+impl Decoded {
+    /// A kept arena, or a new one.
+    fn take() -> Decoded {
+        SPARE
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default()
+    }
+
+    /// Keeps the arena for the next call (if `SPARE` has room).
+    fn keep(self) {
+        if let Ok(mut s) = SPARE.lock() {
+            let size =
+                |d: &Decoded| d.arena.bytes() + d.rows.capacity() * std::mem::size_of::<RowText>();
+            let kept: usize = s.iter().map(size).sum();
+            if kept + size(&self) <= SPARE_MAX {
+                s.push(self);
+            }
+        }
+    }
 }
 
 /// A list's rows to decode.
@@ -502,7 +534,7 @@ impl List<'_> {
         fill_rx: &mpsc::Receiver<Fill>,
         done_tx: &mpsc::Sender<Done>,
     ) {
-        let mut free = vec![Decoded::default(), Decoded::default()];
+        let mut free = vec![Decoded::take(), Decoded::take()];
         let mut lent = 0usize;
         let mut exhausted = false;
         let caught = |p: Box<dyn std::any::Any + Send>| {
@@ -559,6 +591,9 @@ impl List<'_> {
             if done_tx.send(message).is_err() {
                 break;
             }
+        }
+        for d in free {
+            d.keep();
         }
     }
 }
