@@ -2,9 +2,13 @@
 //! GIL, on several threads for large batches, each row with the same label or its own.
 //!
 //! Lists: the rows are decoded on the threads, without the GIL, into arenas that hold each
-//! row in the form of the string CPython will keep (`row.rs`); the calling thread, with the
-//! GIL, makes the strings (one allocation and one copy each) of each chunk of rows as soon as
-//! it is decoded, while the threads decode the next ones. pyarrow arrays: see `arrow.rs`.
+//! row in the form of the string CPython will keep (`row.rs`). On one thread, the strings of
+//! each chunk are then made with the GIL (one allocation and one copy each). On several, the
+//! calling thread, with the GIL, only allocates the strings of each chunk as soon as it is
+//! decoded, and the thread that decoded the chunk copies their characters, without the GIL,
+//! from its arena ([`ffi::Blank`]), while the others decode the next chunks. `encode_many` on
+//! several threads likewise allocates its bytes objects on the calling thread and copies
+//! their bytes on the threads ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
 
 use std::collections::HashMap;
 use std::ops::Range;
