@@ -182,17 +182,20 @@ def batch_rows(n):
 
 def wall(fn, rounds):
     """Best wall time per call of `fn` and, in that round, the process's CPU time / wall
-    time (how many cores the call kept busy)."""
+    time (how many cores the call kept busy) and the calling thread's CPU time / the
+    process's (the part of the work done on the calling thread: with the GIL, the serial
+    part, whose inverse bounds the scaling whatever the cores and the load)."""
     n = best(fn, rounds, target=0.2)
-    t, par = math.inf, 0.0
+    t, par, share = math.inf, 0.0, 1.0
     for _ in range(rounds):
-        c0, w0 = time.process_time(), time.perf_counter()
+        c0, w0, m0 = time.process_time(), time.perf_counter(), time.thread_time()
         for _ in range(n):
             fn()
         w = (time.perf_counter() - w0) / n
+        c, m = time.process_time() - c0, time.thread_time() - m0
         if w < t:
-            t, par = w, (time.process_time() - c0) / (w * n)
-    return t, par
+            t, par, share = w, c / (w * n), m / c
+    return t, par, share
 
 
 def batch_table(rounds):
@@ -229,18 +232,19 @@ def scaling_table(rounds, items=None, labels=None, arr=None, lab_arr=None, total
     counts = sorted({1, 2, cores})
     load0 = os.getloadavg()
     print(f"decode_many on threads, in wall time (best of {rounds} rounds of about 200 ms), with the")
-    print(f"process's CPU time / wall time; os.cpu_count() = {cores}:\n")
-    print("| input | threads | MB/s | against 1 thread | CPU time / wall time |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"process's CPU time / wall time, and the calling thread's CPU time / the process's (its")
+    print(f"inverse bounds the scaling, whatever the cores and the load); os.cpu_count() = {cores}:\n")
+    print("| input | threads | MB/s | against 1 thread | CPU time / wall time | calling thread's CPU share |")
+    print("|---|---:|---:|---:|---:|---:|")
     for what, fn in [
         ("list", lambda k: textcodec.decode_many(items, labels, threads=k)),
         ("pyarrow", lambda k: textcodec.decode_many(arr, lab_arr, threads=k)),
     ]:
         one = None
         for k in counts:
-            t, par = wall(lambda: fn(k), rounds)
+            t, par, share = wall(lambda: fn(k), rounds)
             one = one or t
-            print(f"| {what} | {k} | {mbps(total, t)} | {one / t:.2f} | {par:.2f} |")
+            print(f"| {what} | {k} | {mbps(total, t)} | {one / t:.2f} | {par:.2f} | {share:.2f} |")
     load1 = os.getloadavg()
     print(f"\nLoad average (1 min) before and after: {load0[0]:.2f}, {load1[0]:.2f}.\n")
 

@@ -2,9 +2,13 @@
 //! GIL, on several threads for large batches, each row with the same label or its own.
 //!
 //! Lists: the rows are decoded on the threads, without the GIL, into arenas that hold each
-//! row in the form of the string CPython will keep (`row.rs`); the calling thread, with the
-//! GIL, makes the strings (one allocation and one copy each) of each chunk of rows as soon as
-//! it is decoded, while the threads decode the next ones. pyarrow arrays: see `arrow.rs`.
+//! row in the form of the string CPython will keep (`row.rs`). On one thread, the strings of
+//! each chunk are then made with the GIL (one allocation and one copy each). On several, the
+//! calling thread, with the GIL, only allocates the strings of each chunk as soon as it is
+//! decoded, and the thread that decoded the chunk copies their characters, without the GIL,
+//! from its arena ([`ffi::Blank`]), while the others decode the next chunks. `encode_many` on
+//! several threads likewise allocates its bytes objects on the calling thread and copies
+//! their bytes on the threads ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -266,7 +270,7 @@ pub(crate) fn decode_many<'py>(
         fatal,
     };
     if nthreads == 1 {
-        let mut d = Decoded::default();
+        let mut d = Decoded::take();
         for c in chunks {
             let bytes: usize = weights[c.clone()].iter().sum();
             crate::detach_if(py, bytes >= crate::DETACH_BYTES, || {
@@ -274,6 +278,7 @@ pub(crate) fn decode_many<'py>(
             });
             list.strings(py, &d, c.start, &mut out)?;
         }
+        d.keep();
     } else {
         list.pipeline(py, &chunks, nthreads, &mut out)?;
     }
@@ -309,6 +314,37 @@ struct Decoded {
     rows: Vec<RowText>,
 }
 
+/// Arenas kept from one call to the next: an arena whose pages are already mapped is written
+/// without a page fault for each of its pages (and, freed, would be unmapped again: with
+/// threads, each unmapping interrupts the other cores to flush their TLBs).
+static SPARE: Mutex<Vec<Decoded>> = Mutex::new(Vec::new());
+
+/// The most memory `SPARE` keeps, so that a batch of huge rows does not hold its memory after.
+const SPARE_MAX: usize = 32 << 20;
+
+impl Decoded {
+    /// A kept arena, or a new one.
+    fn take() -> Decoded {
+        SPARE
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default()
+    }
+
+    /// Keeps the arena for the next call (if `SPARE` has room).
+    fn keep(self) {
+        if let Ok(mut s) = SPARE.lock() {
+            let size =
+                |d: &Decoded| d.arena.bytes() + d.rows.capacity() * std::mem::size_of::<RowText>();
+            let kept: usize = s.iter().map(size).sum();
+            if kept + size(&self) <= SPARE_MAX {
+                s.push(self);
+            }
+        }
+    }
+}
+
 /// A list's rows to decode.
 #[derive(Clone, Copy)]
 struct List<'a> {
@@ -333,6 +369,22 @@ impl List<'_> {
         }
     }
 
+    /// The error of row `i`, which fatal mode could not decode: the row decoded again with
+    /// the GIL, to raise its exact error.
+    fn failed(&self, py: Python<'_>, i: usize) -> PyErr {
+        let e = match crate::decode::decode_any(
+            py,
+            self.encs.get(i),
+            self.slices[i].get(),
+            false,
+            "strict",
+        ) {
+            Err(e) => e,
+            Ok(_) => PyValueError::new_err("input too long"),
+        };
+        add_row_note(py, e, i)
+    }
+
     /// The strings of the decoded rows from `base` on, appended to `out`: one allocation and
     /// one copy each.
     fn strings<'py>(
@@ -346,13 +398,7 @@ impl List<'_> {
             let i = base + k;
             let input = self.slices[i].get();
             let Some((class, len)) = text.shape(input) else {
-                // Decode the row again to raise its exact error.
-                let e =
-                    match crate::decode::decode_any(py, self.encs.get(i), input, false, "strict") {
-                        Err(e) => e,
-                        Ok(_) => PyValueError::new_err("input too long"),
-                    };
-                return Err(add_row_note(py, e, i));
+                return Err(self.failed(py, i));
             };
             out.push(ffi::new_string(py, len, class, |u| {
                 text.write(&d.arena, input, u)
@@ -361,10 +407,35 @@ impl List<'_> {
         Ok(())
     }
 
-    /// Decodes `chunks` on `threads` threads without the GIL while this thread, with it,
-    /// makes the strings of each chunk in order as soon as it is decoded. At most two chunks
-    /// per thread are in flight, in arenas that go back to the threads once their strings
-    /// are made (their memory stays warm and bounded).
+    /// The strings of the decoded rows from `base` on, allocated (with the GIL) but not yet
+    /// written: [`List::fill`] writes them.
+    fn blanks(&self, py: Python<'_>, d: &Decoded, base: usize) -> PyResult<Vec<ffi::Blank>> {
+        let mut out = Vec::with_capacity(d.rows.len());
+        for (k, &text) in d.rows.iter().enumerate() {
+            let i = base + k;
+            let Some((class, len)) = text.shape(self.slices[i].get()) else {
+                return Err(self.failed(py, i));
+            };
+            out.push(ffi::Blank::new(py, len, class)?);
+        }
+        Ok(out)
+    }
+
+    /// Writes the characters of the decoded rows from `base` on into their strings (no
+    /// Python call: runs without the GIL).
+    fn fill(&self, d: &Decoded, base: usize, blanks: &mut [ffi::Blank]) {
+        for (k, (&text, blank)) in d.rows.iter().zip(blanks).enumerate() {
+            let input = self.slices[base + k].get();
+            blank.fill(|u| text.write(&d.arena, input, u));
+        }
+    }
+
+    /// Decodes `chunks` on `threads` threads while this thread, with the GIL, allocates the
+    /// strings of each chunk in order as soon as it is decoded; the thread that decoded a
+    /// chunk then writes its strings' characters, without the GIL, from its arena (still in
+    /// its cache). Each thread has two arenas, lent from when their chunk is decoded to when
+    /// its strings are written, and decodes a chunk only when one is free (its memory stays
+    /// warm and bounded). The strings are given to Python once every chunk is written.
     fn pipeline<'py>(
         &self,
         py: Python<'py>,
@@ -374,81 +445,175 @@ impl List<'_> {
     ) -> PyResult<()> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
-        let (pool_tx, pool_rx) = mpsc::channel::<Decoded>();
-        let pool_rx = Mutex::new(pool_rx);
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Result<Decoded, String>)>();
-        for _ in 0..2 * threads {
-            let _ = pool_tx.send(Decoded::default());
-        }
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let mut fill_txs = Vec::with_capacity(threads);
         let this = *self;
-        let decode_chunk = |d: &mut Decoded, k: usize| this.decode(d, chunks[k].clone());
         std::thread::scope(|s| {
-            let (pool_tx, done_rx) = (pool_tx, Mutex::new(done_rx));
-            for _ in 0..threads {
+            for w in 0..threads {
+                let (fill_tx, fill_rx) = mpsc::channel::<Fill>();
+                fill_txs.push(fill_tx);
                 let done_tx = done_tx.clone();
-                let (next, stop, pool_rx, decode_chunk) = (&next, &stop, &pool_rx, &decode_chunk);
-                s.spawn(move || loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Ok(Ok(mut d)) = pool_rx.lock().map(|rx| rx.recv()) else {
-                        break;
-                    };
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= chunks.len() {
-                        break;
-                    }
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        decode_chunk(&mut d, k);
-                        d
-                    }))
-                    .map_err(|p| {
-                        p.downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| p.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a Rust panic".into())
-                    });
-                    if done_tx.send((k, r)).is_err() {
-                        break;
-                    }
-                });
+                let (next, stop) = (&next, &stop);
+                s.spawn(move || this.worker(w, chunks, next, stop, &fill_rx, &done_tx));
             }
             drop(done_tx);
-            let mut waiting: Vec<Option<Decoded>> = (0..chunks.len()).map(|_| None).collect();
+            // (In a mutex only so that a closure run without the GIL, which must be `Send`,
+            // may borrow it.)
+            let done_rx = Mutex::new(done_rx);
+            let mut decoded: Vec<Option<(usize, Decoded)>> =
+                (0..chunks.len()).map(|_| None).collect();
+            let mut written: Vec<Option<Vec<ffi::Blank>>> =
+                (0..chunks.len()).map(|_| None).collect();
+            let mut left = chunks.len();
+            // The next message of the threads, waited for without the GIL only when none is
+            // ready.
+            let recv = || -> PyResult<Done> {
+                let stopped = || PyRuntimeError::new_err("a decoding thread stopped");
+                // (The guard of the first lock is dropped before the second.)
+                let ready = done_rx.lock().map_err(|_| stopped())?.try_recv();
+                match ready {
+                    Ok(m) => Ok(m),
+                    Err(_) => py
+                        .detach(|| done_rx.lock().ok().and_then(|rx| rx.recv().ok()))
+                        .ok_or_else(stopped),
+                }
+            };
             let mut run = || -> PyResult<()> {
-                for k in 0..chunks.len() {
-                    while waiting[k].is_none() {
-                        // Wait without the GIL only when nothing is ready.
-                        let stopped = || PyRuntimeError::new_err("a decoding thread stopped");
-                        let rx = &done_rx;
-                        // (The guard of the first lock is dropped before the second.)
-                        let ready = rx.lock().map_err(|_| stopped())?.try_recv();
-                        let got = match ready {
-                            Ok(got) => got,
-                            Err(_) => py
-                                .detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()))
-                                .ok_or_else(stopped)?,
-                        };
-                        match got {
-                            (j, Ok(d)) => waiting[j] = Some(d),
-                            (_, Err(msg)) => return Err(PanicException::new_err(msg)),
+                // Keeps what a message brings.
+                let mut take = |m: Done,
+                                decoded: &mut [Option<(usize, Decoded)>],
+                                left: &mut usize|
+                 -> PyResult<()> {
+                    match m {
+                        Done::Decoded(k, w, d) => decoded[k] = Some((w, d)),
+                        Done::Written(k, blanks) => {
+                            written[k] = Some(blanks);
+                            *left -= 1;
                         }
+                        Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
                     }
-                    if let Some(d) = waiting[k].take() {
-                        self.strings(py, &d, chunks[k].start, out)?;
-                        let _ = pool_tx.send(d);
-                    }
+                    Ok(())
+                };
+                for (k, chunk) in chunks.iter().enumerate() {
+                    let (w, d) = loop {
+                        if let Some(got) = decoded[k].take() {
+                            break got;
+                        }
+                        take(recv()?, &mut decoded, &mut left)?;
+                    };
+                    let blanks = self.blanks(py, &d, chunk.start)?;
+                    fill_txs[w]
+                        .send(Fill(k, d, blanks))
+                        .map_err(|_| PyRuntimeError::new_err("a decoding thread stopped"))?;
+                }
+                while left > 0 {
+                    take(recv()?, &mut decoded, &mut left)?;
                 }
                 Ok(())
             };
             let result = run();
-            // The threads stop at their next chunk (and at once if they wait for an arena).
+            // The threads stop at their next step (and at once if they wait for a chunk to
+            // write); strings not written are dropped without being given to Python.
             stop.store(true, Ordering::Relaxed);
-            drop(pool_tx);
-            drop(done_rx);
-            result
+            fill_txs.clear();
+            result?;
+            for blanks in written {
+                for b in blanks.expect("every chunk written") {
+                    out.push(b.into_string(py)?);
+                }
+            }
+            Ok(())
         })
     }
+
+    /// A thread of [`List::pipeline`] (number `w`): writes the strings of its chunks as soon
+    /// as they are allocated, else decodes the next chunk into a free arena; stops when the
+    /// chunks are all decoded and written, or when told to.
+    fn worker(
+        &self,
+        w: usize,
+        chunks: &[Range<usize>],
+        next: &AtomicUsize,
+        stop: &AtomicBool,
+        fill_rx: &mpsc::Receiver<Fill>,
+        done_tx: &mpsc::Sender<Done>,
+    ) {
+        let mut free = vec![Decoded::take(), Decoded::take()];
+        let mut lent = 0usize;
+        let mut exhausted = false;
+        let caught = |p: Box<dyn std::any::Any + Send>| {
+            Done::Panicked(
+                p.downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a Rust panic".into()),
+            )
+        };
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let job = match fill_rx.try_recv() {
+                Ok(job) => Some(job),
+                Err(mpsc::TryRecvError::Disconnected) => break,
+                Err(mpsc::TryRecvError::Empty) if !free.is_empty() && !exhausted => None,
+                Err(mpsc::TryRecvError::Empty) if lent == 0 => break,
+                Err(mpsc::TryRecvError::Empty) => match fill_rx.recv() {
+                    Ok(job) => Some(job),
+                    Err(_) => break,
+                },
+            };
+            let message = match job {
+                Some(Fill(k, d, mut blanks)) => {
+                    lent -= 1;
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.fill(&d, chunks[k].start, &mut blanks)
+                    }));
+                    free.push(d);
+                    match r {
+                        Ok(()) => Done::Written(k, blanks),
+                        Err(p) => caught(p),
+                    }
+                }
+                None => {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= chunks.len() {
+                        exhausted = true;
+                        continue;
+                    }
+                    let mut d = free.pop().expect("a free arena");
+                    lent += 1;
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.decode(&mut d, chunks[k].clone());
+                        d
+                    })) {
+                        Ok(d) => Done::Decoded(k, w, d),
+                        Err(p) => caught(p),
+                    }
+                }
+            };
+            if done_tx.send(message).is_err() {
+                break;
+            }
+        }
+        for d in free {
+            d.keep();
+        }
+    }
+}
+
+/// A chunk's strings to write, sent to the thread that decoded it: the chunk's number, its
+/// arena, its strings.
+struct Fill(usize, Decoded, Vec<ffi::Blank>);
+
+/// What a thread of [`List::pipeline`] tells the calling one.
+enum Done {
+    /// Chunk `.0` decoded by thread `.1`.
+    Decoded(usize, usize, Decoded),
+    /// The strings of chunk `.0`, written.
+    Written(usize, Vec<ffi::Blank>),
+    /// A panic's message.
+    Panicked(String),
 }
 
 /// The single label (UTF-8 when none), when `label` is one.
@@ -594,21 +759,60 @@ pub(crate) fn encode_many<'py>(
         let rows = &rows;
         py.detach(|| parallel(&weights, nthreads, |r| encode_rows(rows, encs, r, html)))
     };
-    let mut out = Vec::with_capacity(n);
+    let slow = |i: usize| -> PyResult<Bound<'py, PyBytes>> {
+        let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors)
+            .map_err(|e| add_row_note(py, e, i))?;
+        Ok(PyBytes::new(py, &v))
+    };
+    if parts.len() == 1 {
+        let mut out = Vec::with_capacity(n);
+        for (i, row) in parts[0].rows.iter().enumerate() {
+            out.push(match *row {
+                RowBytes::Bytes { start, len } => {
+                    PyBytes::new(py, &parts[0].bytes[start..start + len])
+                }
+                RowBytes::Slow => slow(i)?,
+            });
+        }
+        return Ok(PyList::new(py, out)?.into_any());
+    }
+    // Several parts: the objects are allocated here, with the GIL (the slow rows made
+    // whole), and their bytes copied by one thread per part, without it.
+    let mut out: Vec<Option<Bound<'py, PyBytes>>> = (0..n).map(|_| None).collect();
+    let mut blanks: Vec<Vec<(usize, usize, ffi::BlankBytes)>> = Vec::with_capacity(parts.len());
     let mut i = 0;
     for part in &parts {
+        let mut mine = Vec::with_capacity(part.rows.len());
         for row in &part.rows {
-            let b = match *row {
-                RowBytes::Bytes { start, len } => PyBytes::new(py, &part.bytes[start..start + len]),
-                RowBytes::Slow => {
-                    let v = crate::encode::encode_all(py, encs.get(i), &strs[i], errors)
-                        .map_err(|e| add_row_note(py, e, i))?;
-                    PyBytes::new(py, &v)
+            match *row {
+                RowBytes::Bytes { start, len } => {
+                    mine.push((i, start, ffi::BlankBytes::new(py, len)?))
                 }
-            };
-            out.push(b);
+                RowBytes::Slow => out[i] = Some(slow(i)?),
+            }
             i += 1;
         }
+        blanks.push(mine);
     }
-    Ok(PyList::new(py, out)?.into_any())
+    let fill = |part: &Encoded, blanks: &mut Vec<(usize, usize, ffi::BlankBytes)>| {
+        for (_, start, b) in blanks.iter_mut() {
+            b.fill(|d| d.copy_from_slice(&part.bytes[*start..*start + d.len()]));
+        }
+    };
+    py.detach(|| {
+        std::thread::scope(|s| {
+            let mut todo = parts.iter().zip(blanks.iter_mut());
+            let first = todo.next();
+            for (part, b) in todo {
+                s.spawn(move || fill(part, b));
+            }
+            if let Some((part, b)) = first {
+                fill(part, b);
+            }
+        })
+    });
+    for (i, _, b) in blanks.into_iter().flatten() {
+        out[i] = Some(b.into_bytes(py));
+    }
+    Ok(PyList::new(py, out.into_iter().map(|b| b.expect("every row made")))?.into_any())
 }

@@ -13,6 +13,7 @@
 //! - `str` objects are read as UTF-8 through `PyUnicode_AsUTF8AndSize` ([`utf8_of`]).
 
 use std::ffi::{c_char, c_int, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use pyo3::exceptions::{PyBufferError, PyTypeError};
@@ -85,6 +86,26 @@ struct Layout {
 
 static LAYOUT: OnceLock<Option<Layout>> = OnceLock::new();
 
+/// For the tests: strings are made by the limited API's decoders even where they could be
+/// built in place ([`set_limited_strings`]).
+static LIMITED: AtomicBool = AtomicBool::new(false);
+
+/// The layout strings are built in place with, or `None` where they are made by the limited
+/// API's decoders.
+fn layout() -> Option<Layout> {
+    if LIMITED.load(Ordering::Relaxed) {
+        return None;
+    }
+    LAYOUT.get().copied().flatten()
+}
+
+/// For the tests: makes every string by the limited API's decoders (`true`), as on an
+/// interpreter where they cannot be built in place, or in place again (`false`, where they
+/// can). Returns the previous setting.
+pub(crate) fn set_limited_strings(limited: bool) -> bool {
+    LIMITED.swap(limited, Ordering::Relaxed)
+}
+
 const PROBE_LEN: usize = 64;
 
 /// Measures and checks the layout once (at module initialisation).
@@ -96,7 +117,7 @@ pub(crate) fn init(py: Python<'_>) -> PyResult<()> {
 
 /// Whether strings are built in place on this interpreter.
 pub(crate) fn fast_strings() -> bool {
-    matches!(LAYOUT.get(), Some(Some(_)))
+    layout().is_some()
 }
 
 fn probe_layout(py: Python<'_>) -> PyResult<Option<Layout>> {
@@ -168,8 +189,8 @@ pub(crate) fn new_string<'py>(
     if len == 0 {
         return Ok(PyString::new(py, ""));
     }
-    match LAYOUT.get() {
-        Some(Some(layout)) => new_string_in_place(py, len, class, *layout, fill),
+    match layout() {
+        Some(layout) => new_string_in_place(py, len, class, layout, fill),
         _ => new_string_decoded(py, len, class, fill),
     }
 }
@@ -198,7 +219,7 @@ impl<'py> Building<'py> {
         }
         #[cfg(not(windows))]
         {
-            let Some(Some(layout)) = LAYOUT.get() else {
+            let Some(layout) = layout() else {
                 return Ok(None);
             };
             if capacity == 0 {
@@ -336,51 +357,313 @@ fn new_string_decoded<'py>(
     class: Class,
     fill: impl FnOnce(Units<'_>),
 ) -> PyResult<Bound<'py, PyString>> {
-    let obj = match class {
-        Class::Ascii | Class::Latin1 => {
-            let mut buf = vec![0u8; len];
-            fill(Units::U8(&mut buf));
-            // SAFETY: GIL held; `buf` is valid for `len` bytes; NULL errors means strict.
-            unsafe {
-                ffi::PyUnicode_DecodeLatin1(
-                    buf.as_ptr().cast(),
-                    len as ffi::Py_ssize_t,
-                    std::ptr::null(),
-                )
+    Owned::filled(len, class, fill).into_string(py)
+}
+
+/// A string's characters in a Rust buffer, for the limited API's decoders.
+enum Owned {
+    /// ASCII or Latin-1.
+    Bytes(Vec<u8>),
+    /// BMP.
+    Units(Vec<u16>),
+    /// Any.
+    Wide(Vec<u32>),
+}
+
+impl Owned {
+    /// `len` characters of class `class`, written by `fill` (every one of them).
+    fn filled(len: usize, class: Class, fill: impl FnOnce(Units<'_>)) -> Owned {
+        match class {
+            Class::Ascii | Class::Latin1 => {
+                let mut buf = vec![0u8; len];
+                fill(Units::U8(&mut buf));
+                Owned::Bytes(buf)
+            }
+            Class::Bmp => {
+                let mut buf = vec![0u16; len];
+                fill(Units::U16(&mut buf));
+                Owned::Units(buf)
+            }
+            Class::Astral => {
+                let mut buf = vec![0u32; len];
+                fill(Units::U32(&mut buf));
+                Owned::Wide(buf)
             }
         }
-        Class::Bmp | Class::Astral => {
-            let mut buf = vec![0u32; len];
-            match class {
-                Class::Bmp => {
-                    let mut units = vec![0u16; len];
-                    fill(Units::U16(&mut units));
-                    for (d, s) in buf.iter_mut().zip(&units) {
-                        *d = u32::from(*s);
+    }
+
+    fn into_string(self, py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+        let obj = match self {
+            Owned::Bytes(buf) => {
+                // SAFETY: GIL held; `buf` is valid for its length; NULL errors means strict.
+                unsafe {
+                    ffi::PyUnicode_DecodeLatin1(
+                        buf.as_ptr().cast(),
+                        buf.len() as ffi::Py_ssize_t,
+                        std::ptr::null(),
+                    )
+                }
+            }
+            Owned::Units(units) => {
+                Owned::Wide(units.iter().map(|&u| u32::from(u)).collect()).utf32(py)
+            }
+            Owned::Wide(_) => self.utf32(py),
+        };
+        // SAFETY: GIL held; a new reference or NULL with an exception set.
+        let s: Bound<'_, PyAny> = unsafe { Bound::from_owned_ptr_or_err(py, obj)? };
+        Ok(s.cast_into::<PyString>()?)
+    }
+
+    /// `PyUnicode_DecodeUTF32` of `Wide` (a new reference or NULL with an exception set).
+    fn utf32(self, _py: Python<'_>) -> *mut ffi::PyObject {
+        let Owned::Wide(buf) = self else {
+            unreachable!("UTF-32 is decoded from 4-byte units")
+        };
+        let mut order: c_int = if cfg!(target_endian = "little") {
+            -1
+        } else {
+            1
+        };
+        // SAFETY: GIL held (`_py`); `buf` is valid for `4 * len` bytes; the byte order is
+        // native; "surrogatepass" keeps any lone surrogate a handler put in the text.
+        unsafe {
+            ffi::PyUnicode_DecodeUTF32(
+                buf.as_ptr().cast(),
+                (4 * buf.len()) as ffi::Py_ssize_t,
+                c"surrogatepass".as_ptr(),
+                &mut order,
+            )
+        }
+    }
+}
+
+/// A string made (with the GIL) before its characters are known, whose characters are then
+/// written on any thread, without the GIL, before it is given to Python code
+/// ([`Blank::into_string`]): `decode_many` allocates its strings on the calling thread, the
+/// only one that may, and copies their characters on its worker threads.
+///
+/// Where strings are built in place, the `Blank` owns the only reference to a new string of
+/// `PyUnicode_New`, whose characters are written in place; elsewhere it holds the characters
+/// in a Rust buffer, which `into_string` gives to the limited API's decoders.
+pub(crate) struct Blank(Slot);
+
+enum Slot {
+    /// The empty string (made by `into_string`: CPython's is shared).
+    Empty,
+    /// `PyUnicode_New(len, class.max_char())`, whose characters are at `offset`.
+    InPlace {
+        obj: Py<PyAny>,
+        offset: usize,
+        len: usize,
+        class: Class,
+        filled: bool,
+    },
+    /// The characters in a Rust buffer, once written.
+    Owned {
+        len: usize,
+        class: Class,
+        buf: Option<Owned>,
+    },
+}
+
+impl Blank {
+    /// A string of `len` characters of class `class` (the class of those characters: one at
+    /// or above U+0080 for `Latin1`, ...), whose characters [`Blank::fill`] writes.
+    pub(crate) fn new(py: Python<'_>, len: usize, class: Class) -> PyResult<Blank> {
+        if len == 0 {
+            return Ok(Blank(Slot::Empty));
+        }
+        #[cfg(not(windows))]
+        if let Some(layout) = layout() {
+            let size = ffi::Py_ssize_t::try_from(len)
+                .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+            // SAFETY: the GIL is held (`py`); `PyUnicode_New` returns a new reference or NULL
+            // with an exception set, which `from_owned_ptr_or_err` turns into `Err`.
+            let obj =
+                unsafe { Bound::from_owned_ptr_or_err(py, PyUnicode_New(size, class.max_char()))? };
+            let offset = if class == Class::Ascii {
+                layout.ascii
+            } else {
+                layout.compact
+            };
+            return Ok(Blank(Slot::InPlace {
+                obj: obj.unbind(),
+                offset,
+                len,
+                class,
+                filled: false,
+            }));
+        }
+        let _ = py;
+        Ok(Blank(Slot::Owned {
+            len,
+            class,
+            buf: None,
+        }))
+    }
+
+    /// Writes the string's characters: `fill` gets the string's `len` places (1, 2 or 4
+    /// bytes each, by class; their content unspecified) and writes every one. Runs on any
+    /// thread, with or without the GIL.
+    pub(crate) fn fill(&mut self, fill: impl FnOnce(Units<'_>)) {
+        match &mut self.0 {
+            Slot::Empty => {}
+            Slot::InPlace {
+                obj,
+                offset,
+                len,
+                class,
+                filled,
+            } => {
+                let at = obj.as_ptr().cast::<u8>();
+                let len = *len;
+                // SAFETY: `obj` is the only reference to the compact string that
+                // `PyUnicode_New(len, class.max_char())` made: the `Blank` owns it, is not
+                // `Clone`, and gives it to no code until `into_string` consumes it (and `str`
+                // objects are not tracked by the garbage collector, so not even
+                // `gc.get_objects()` can reach it); `&mut self` makes this slice the only
+                // access to its characters. A compact string's characters are inline, in the
+                // object's own allocation after its header: `len` units of the kind `class`
+                // selects at `offset` (measured and checked on this interpreter by
+                // `probe_layout`), aligned for their type (the headers are multiples of 8
+                // bytes). CPython never moves an object and our reference keeps it alive, so
+                // the pointer is valid on any thread. The GIL is not needed: it guards
+                // reference counts, the allocators and the objects other threads can reach,
+                // and writing the characters of an object no other thread can reach touches
+                // none of them (no reference count changes here, no Python API is called).
+                // The `Blank` reaches the thread that gives the string to Python through a
+                // channel or a thread's join, which orders these writes before its reads.
+                // (Free-threaded CPython, where objects could be shared without a GIL, does
+                // not load stable-ABI modules.)
+                unsafe {
+                    let at = at.add(*offset);
+                    match class {
+                        Class::Ascii | Class::Latin1 => {
+                            fill(Units::U8(std::slice::from_raw_parts_mut(at, len)))
+                        }
+                        Class::Bmp => fill(Units::U16(std::slice::from_raw_parts_mut(
+                            at.cast::<u16>(),
+                            len,
+                        ))),
+                        Class::Astral => fill(Units::U32(std::slice::from_raw_parts_mut(
+                            at.cast::<u32>(),
+                            len,
+                        ))),
                     }
                 }
-                _ => fill(Units::U32(&mut buf)),
+                *filled = true;
             }
-            let mut order: c_int = if cfg!(target_endian = "little") {
-                -1
-            } else {
-                1
+            Slot::Owned { len, class, buf } => *buf = Some(Owned::filled(*len, *class, fill)),
+        }
+    }
+
+    /// The string, once [`Blank::fill`] has written its characters (a panic otherwise).
+    pub(crate) fn into_string(self, py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+        match self.0 {
+            Slot::Empty => Ok(PyString::new(py, "")),
+            Slot::InPlace { obj, filled, .. } => {
+                assert!(filled, "a string given to Python before its characters");
+                // SAFETY: `obj` was made by `PyUnicode_New`: a `str` (no type check, which
+                // would read the object's header from another core's cache).
+                Ok(unsafe { obj.into_bound(py).cast_into_unchecked::<PyString>() })
+            }
+            Slot::Owned { buf, .. } => buf
+                .expect("a string given to Python before its characters")
+                .into_string(py),
+        }
+    }
+}
+
+/// A `bytes` object made (with the GIL) before its bytes are known, whose bytes are then
+/// written on any thread, without the GIL, before it is given to Python code
+/// ([`BlankBytes::into_bytes`]): `encode_many` allocates its objects on the calling thread and
+/// copies their bytes on its worker threads. This is the limited API's own way
+/// (`PyBytes_FromStringAndSize(NULL, len)`, whose contents the caller writes).
+pub(crate) enum BlankBytes {
+    /// `b""` (made by `into_bytes`: CPython's is shared).
+    Empty,
+    /// `PyBytes_FromStringAndSize(NULL, len)`, whose bytes are at `offset`.
+    Made {
+        obj: Py<PyAny>,
+        offset: usize,
+        len: usize,
+        filled: bool,
+    },
+}
+
+impl BlankBytes {
+    /// A `bytes` object of `len` bytes, which [`BlankBytes::fill`] writes.
+    pub(crate) fn new(py: Python<'_>, len: usize) -> PyResult<BlankBytes> {
+        if len == 0 {
+            return Ok(BlankBytes::Empty);
+        }
+        let size = ffi::Py_ssize_t::try_from(len)
+            .map_err(|_| pyo3::exceptions::PyMemoryError::new_err(()))?;
+        // SAFETY: the GIL is held (`py`); with a NULL source, `PyBytes_FromStringAndSize`
+        // returns a new `bytes` object of `size` bytes left for the caller to write (a new
+        // one: only size 0 gives CPython's shared empty object), or NULL with an exception
+        // set, which `from_owned_ptr_or_err` turns into `Err`.
+        let obj = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyBytes_FromStringAndSize(std::ptr::null(), size),
+            )?
+        };
+        // SAFETY: GIL held; `obj` is a live `bytes` object, whose buffer `PyBytes_AsString`
+        // returns (inside the object: CPython's bytes are one allocation).
+        let data = unsafe { ffi::PyBytes_AsString(obj.as_ptr()) };
+        if data.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let offset = (data as usize).wrapping_sub(obj.as_ptr() as usize);
+        Ok(BlankBytes::Made {
+            obj: obj.unbind(),
+            offset,
+            len,
+            filled: false,
+        })
+    }
+
+    /// Writes the bytes: `fill` gets the object's `len` bytes (their content unspecified) and
+    /// writes every one. Runs on any thread, with or without the GIL.
+    pub(crate) fn fill(&mut self, fill: impl FnOnce(&mut [u8])) {
+        if let BlankBytes::Made {
+            obj,
+            offset,
+            len,
+            filled,
+        } = self
+        {
+            // SAFETY: `obj` is the only reference to the `bytes` object that
+            // `PyBytes_FromStringAndSize(NULL, len)` made for its caller to write (the
+            // `BlankBytes` owns it, is not `Clone`, and gives it to no code until
+            // `into_bytes` consumes it); `&mut self` makes this slice the only access to its
+            // bytes. They are inline, `len` of them at `offset` from the object's start (where
+            // `PyBytes_AsString` said, in the object's own allocation); CPython never moves an
+            // object and our reference keeps it alive, so the pointer is valid on any thread.
+            // The GIL is not needed: writing the bytes of an object no other thread can reach
+            // changes no reference count and calls no Python API (see `Blank::fill`). The
+            // `BlankBytes` reaches the thread that gives it to Python through a thread's join,
+            // which orders these writes before its reads.
+            let data = unsafe {
+                std::slice::from_raw_parts_mut(obj.as_ptr().cast::<u8>().add(*offset), *len)
             };
-            // SAFETY: GIL held; `buf` is valid for `4 * len` bytes; the byte order is native;
-            // "surrogatepass" keeps any lone surrogate a handler put in the text.
-            unsafe {
-                ffi::PyUnicode_DecodeUTF32(
-                    buf.as_ptr().cast(),
-                    (4 * len) as ffi::Py_ssize_t,
-                    c"surrogatepass".as_ptr(),
-                    &mut order,
-                )
+            fill(data);
+            *filled = true;
+        }
+    }
+
+    /// The `bytes` object, once [`BlankBytes::fill`] has written it (a panic otherwise).
+    pub(crate) fn into_bytes(self, py: Python<'_>) -> Bound<'_, PyBytes> {
+        match self {
+            BlankBytes::Empty => PyBytes::new(py, b""),
+            BlankBytes::Made { obj, filled, .. } => {
+                assert!(filled, "a bytes object given to Python before its bytes");
+                // SAFETY: `obj` was made by `PyBytes_FromStringAndSize`: a `bytes` object.
+                unsafe { obj.into_bound(py).cast_into_unchecked::<PyBytes>() }
             }
         }
-    };
-    // SAFETY: GIL held; a new reference or NULL with an exception set.
-    let s: Bound<'py, PyAny> = unsafe { Bound::from_owned_ptr_or_err(py, obj)? };
-    Ok(s.cast_into::<PyString>()?)
+    }
 }
 
 /// A string from UTF-16 units that hold no lone surrogate, of which `scan` is the summary.

@@ -184,6 +184,14 @@ fn _fast_strings() -> bool {
     ffi::fast_strings()
 }
 
+/// For the tests: makes every string by the limited API's decoders (`True`), as on an
+/// interpreter where strings cannot be built in place, or in place again (`False`). Returns the
+/// previous setting.
+#[pyfunction]
+fn _limited_strings(limited: bool) -> bool {
+    ffi::set_limited_strings(limited)
+}
+
 /// For the tests: panics in Rust, on this thread (`"here"`) or on a worker thread
 /// (`"thread"`), to show that a panic reaches Python as an exception.
 #[pyfunction]
@@ -223,6 +231,7 @@ fn _textcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_function(wrap_pyfunction!(detect::sniff_html, m)?)?;
     m.add_function(wrap_pyfunction!(_fast_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(_limited_strings, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     Ok(())
 }

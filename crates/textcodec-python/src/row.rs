@@ -45,6 +45,11 @@ impl<T: Copy + Default> Space<T> {
         start
     }
 
+    /// The bytes of memory it holds.
+    pub(crate) fn bytes(&self) -> usize {
+        self.buf.len() * std::mem::size_of::<T>()
+    }
+
     pub(crate) fn get(&self, start: usize, len: usize) -> &[T] {
         &self.buf[start..start + len]
     }
@@ -62,6 +67,11 @@ pub(crate) struct Arena {
 }
 
 impl Arena {
+    /// The bytes of memory it holds.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.bytes() + self.units.bytes() + self.wide.bytes()
+    }
+
     /// Forgets the rows (keeps the space).
     pub(crate) fn clear(&mut self) {
         self.bytes.used = 0;

@@ -260,3 +260,100 @@ def test_decode_many_arrow_is_decode_on_every_kind_of_string():
             assert got.to_pylist() == want[a:b]
     ignore = [None if b is None else textcodec.decode(b, l, "ignore") for b, l in zip(items, labels)]
     assert textcodec.decode_many(pa.array(items), labels, "ignore").to_pylist() == ignore
+
+
+@pytest.fixture(params=["in place", "limited API"])
+def string_path(request):
+    """Each way the package makes strings: in place (`PyUnicode_New`, where the interpreter
+    allows it) and by the limited API's decoders (as where it does not), forced by a test hook."""
+    limited = request.param == "limited API"
+    before = textcodec._textcodec._limited_strings(limited)
+    try:
+        if limited:
+            assert not textcodec._textcodec._fast_strings()
+        yield request.param
+    finally:
+        textcodec._textcodec._limited_strings(before)
+
+
+def test_decode_many_threads_write_the_strings(string_path):
+    """On threads, the strings are allocated by the calling thread and their characters
+    written by the threads: every kind of row, in many chunks (huge rows, many empty or tiny
+    ones, per-row labels), on many threads, gives decode's strings, of the same kind."""
+    import sys
+
+    pairs = kinds_rows()
+    items, labels = [p[0] for p in pairs], [p[1] for p in pairs]
+    huge_text = ("é" * 1000 + "火" * 1000 + "a" * 3000 + "😀") * 200
+    extra = [
+        (b"", "utf-8"), (b"", "shift_jis"), (b"x", "utf-8"), (b"\xe9", "windows-1252"),
+        (("a" * (3 << 20)).encode(), "utf-8"), (("é" * (1 << 20)).encode(), "utf-8"),
+        (huge_text.encode(), "utf-8"), (textcodec.encode(huge_text[:400000], "gb18030"), "gb18030"),
+        (huge_text.encode("utf-16-le"), "UTF-16LE"), (b"\x82\xa0" * 300000 + b"\xff", "shift_jis"),
+    ]
+    mixed_items, mixed_labels = [], []
+    for r in range(6):
+        mixed_items += items + [e[0] for e in extra[r::3]] + [b""] * 50
+        mixed_labels += labels + [e[1] for e in extra[r::3]] + ["utf-8"] * 50
+    assert sum(map(len, mixed_items)) > 40 << 18
+    for errors in ("replace", "ignore"):
+        want = [textcodec.decode(b, l, errors) for b, l in zip(mixed_items, mixed_labels)]
+        for threads in (2, 3, 8):
+            got = textcodec.decode_many(mixed_items, mixed_labels, errors, threads=threads)
+            same(got, want)
+            # The strings are whole Python strings: hashable, usable, referenced by the list alone.
+            assert {s: i for i, s in enumerate(got)} == {s: i for i, s in enumerate(want)}
+            assert [s.encode("utf-8", "surrogatepass") for s in got] == [s.encode("utf-8", "surrogatepass") for s in want]
+            refs = [sys.getrefcount(s) for s in want if len(s) > 1]
+            assert [sys.getrefcount(s) for s in got if len(s) > 1] == refs
+    # The first row that strict decoding refuses raises decode's error, wherever it is, with
+    # the strings of the rows before it and of the chunks in flight dropped.
+    ok = [(b, l) for b, l in zip(mixed_items, mixed_labels) if b is not None
+          and textcodec.decode(b, l) == textcodec.decode(b, l, "ignore")]
+    ok_items, ok_labels = [o[0] for o in ok], [o[1] for o in ok]
+    want_ok = [textcodec.decode(b, l) for b, l in ok]
+    same(textcodec.decode_many(ok_items, ok_labels, "strict", threads=3), want_ok)
+    for at in (0, len(ok) // 2, len(ok) - 1):
+        bad_items = ok_items[:at] + [b"ab\xff"] + ok_items[at:]
+        bad_labels = ok_labels[:at] + ["utf-8"] + ok_labels[at:]
+        for threads in (2, 5):
+            with pytest.raises(UnicodeDecodeError) as e:
+                textcodec.decode_many(bad_items, bad_labels, "strict", threads=threads)
+            assert (e.value.start, e.value.end, e.value.object) == (2, 3, b"ab\xff")
+            if hasattr(e.value, "__notes__"):
+                assert e.value.__notes__ == [f"in row {at}"]
+
+
+def test_decode_many_every_kind_on_both_string_paths(string_path):
+    pairs = kinds_rows()
+    items, labels = [p[0] for p in pairs] * 12, [p[1] for p in pairs] * 12
+    want = [textcodec.decode(b, l) for b, l in zip(items, labels)]
+    for threads in (1, 2, 4):
+        same(textcodec.decode_many(items, labels, threads=threads), want)
+
+
+def test_encode_many_threads_write_the_bytes():
+    """On threads, the bytes objects are allocated by the calling thread and their bytes
+    written by the threads: every kind of row, empty ones, rows made with the GIL (lone
+    surrogates, Python handlers), per-row labels, gives encode's bytes."""
+    import sys
+
+    pairs = kinds_rows()
+    texts = [textcodec.decode(b, l) for b, l in pairs] * 8
+    labels = [l for _, l in pairs] * 8
+    texts += ["", "a", "é" * (1 << 20), "x\udc80y", "火" * 100000, ""]
+    labels += ["utf-8", "latin1", "utf-8", "utf-8", "gbk", "shift_jis"]
+    assert sum(len(t) for t in texts) > 1 << 18
+    for errors in ("xmlcharrefreplace", "replace", "backslashreplace"):
+        want = [textcodec.encode(t, l, errors) for t, l in zip(texts, labels)]
+        for threads in (1, 2, 3, 8):
+            got = textcodec.encode_many(texts, labels, errors, threads=threads)
+            assert got == want
+            assert all(type(b) is bytes for b in got)
+            refs = [sys.getrefcount(b) for b in want if len(b) > 1]
+            assert [sys.getrefcount(b) for b in got if len(b) > 1] == refs
+    with pytest.raises(UnicodeEncodeError) as e:
+        textcodec.encode_many(texts, "latin1", "strict", threads=3)
+    bad = next(i for i, t in enumerate(texts) if any(ord(c) > 255 for c in t))
+    if hasattr(e.value, "__notes__"):
+        assert e.value.__notes__ == [f"in row {bad}"]
