@@ -496,10 +496,10 @@ impl<'p, U: Unit> Converter<'p, U> {
         Ok(())
     }
 
-    /// UTF-8 input to UTF-8 output: reads of `buf.len()` bytes (after `head`, the bytes
-    /// already read), each handled by [`Self::utf8_block`]; a read that ends inside a
-    /// character keeps that character's first bytes (at most 3) for the next read, as the
-    /// decoder would, and at the end of the input the decoder gets them as its last chunk.
+    /// UTF-8 input to UTF-8 output: reads of [`UTF8_BLOCK`] bytes (after `head`, the bytes
+    /// already read), each handled by [`Self::utf8_block`], which may leave the first bytes
+    /// (at most 3) of a character that the read cut for the next read, as the decoder would
+    /// hold them; at the end of the input the decoder gets them as its last chunk.
     fn run_utf8(
         &mut self,
         st: &mut Stream,
@@ -535,48 +535,56 @@ impl<'p, U: Unit> Converter<'p, U> {
         }
     }
 
-    /// One block of UTF-8 input (not the end of it), UTF-8 output: the longest valid prefix
-    /// is written as it is, straight from `block`, and what follows the first malformed
-    /// sequence goes through the decoder ([`Self::decode_chunk`], in chunks of at most
-    /// [`CHUNK`] that end at a character boundary). Until the decoder has read 3 bytes, the
-    /// most a BOM takes to sniff, it gets the whole block; if it sniffed a UTF-16 BOM, it gets
-    /// everything. Returns the length of the incomplete character at the end of `block`,
-    /// left for the next block (none after a UTF-16 BOM).
+    /// One block of UTF-8 input (not the end of it), UTF-8 output. Where the decoder holds
+    /// nothing, valid UTF-8 is written as it is, straight from `block`; from the first
+    /// malformed sequence on, the rest of the block goes through the decoder
+    /// ([`Self::decode_chunk`], [`CHUNK`] bytes at a time), and at the start of the next
+    /// block it reads on until it holds nothing again. Until the decoder has read 3 bytes, the
+    /// most a BOM takes to sniff, it gets whole blocks; if it sniffed a UTF-16 BOM, it gets
+    /// everything. Returns the length of the incomplete character that ends `block` when the
+    /// rest of the block was written as it is: those bytes are left for the next block (0
+    /// otherwise).
     ///
-    /// Exact because the decoder is in its initial state at every character boundary once it
-    /// has settled the BOM: a valid prefix leaves it as it found it, and each chunk it gets
-    /// ends at a character boundary ([`utf8_incomplete_tail`]).
+    /// Exact because the UTF-8 decoder, once it has settled the BOM, holds nothing exactly
+    /// where the input read so far does not end with an unfinished character
+    /// ([`utf8_incomplete_tail`]), and there its state is its initial state: a valid prefix
+    /// leaves it as it found it.
     fn utf8_block(&mut self, st: &mut Stream, block: &[u8]) -> Result<usize, Failure> {
-        if st.decoder.encoding() != textcodec::UTF_8 {
-            self.decode_chunk(st, block, false)?;
-            st.remember(block);
+        if st.decoder.encoding() != textcodec::UTF_8 || st.consumed < 3 {
+            self.decode_chunks(st, block)?;
             return Ok(0);
         }
-        let tail = utf8_incomplete_tail(block);
-        let body = &block[..block.len() - tail];
-        let valid = if st.consumed >= 3 {
-            Encoding::utf8_valid_up_to(body)
-        } else {
-            0
-        };
-        if valid > 0 {
-            self.sink.write_all(&body[..valid])?;
-            st.consumed += valid as u64;
-            st.remember(&body[..valid]);
+        // The decoder holds the start of a character: it reads on until it holds nothing.
+        let mut pos = 0;
+        while pos < block.len() && st.decoder_holds(&block[..pos]) {
+            pos += 1;
         }
-        let mut rest = &body[valid..];
-        while !rest.is_empty() {
-            let cut = if rest.len() <= CHUNK {
-                rest.len()
-            } else {
-                CHUNK - utf8_incomplete_tail(&rest[..CHUNK])
-            };
-            let (chunk, after) = rest.split_at(cut);
+        if pos > 0 {
+            self.decode_chunks(st, &block[..pos])?;
+        }
+        let tail = utf8_incomplete_tail(&block[pos..]);
+        let end = block.len() - tail;
+        let valid = pos + Encoding::utf8_valid_up_to(&block[pos..end]);
+        if valid > pos {
+            let text = &block[pos..valid];
+            self.sink.write_all(text)?;
+            st.consumed += text.len() as u64;
+            st.remember(text);
+        }
+        if valid == end {
+            return Ok(tail);
+        }
+        self.decode_chunks(st, &block[valid..])?;
+        Ok(0)
+    }
+
+    /// [`Self::decode_chunk`] on `src`, [`CHUNK`] bytes at a time (not the end of the input).
+    fn decode_chunks(&mut self, st: &mut Stream, src: &[u8]) -> Result<(), Failure> {
+        for chunk in src.chunks(CHUNK) {
             self.decode_chunk(st, chunk, false)?;
             st.remember(chunk);
-            rest = after;
         }
-        Ok(tail)
+        Ok(())
     }
 
     /// Decodes one chunk of input (`last`: the end of the input) into `self.text`, encoding
@@ -910,6 +918,17 @@ impl Stream<'_> {
         }
     }
 
+    /// Whether the spec's UTF-8 decoder, having read the input through `seen` (the current
+    /// block up to some point), holds the start of a character ([`utf8_incomplete_tail`]).
+    fn decoder_holds(&self, seen: &[u8]) -> bool {
+        let window = if seen.len() >= 3 {
+            &seen[seen.len() - 3..]
+        } else {
+            &self.window(seen)[..]
+        };
+        utf8_incomplete_tail(window) > 0
+    }
+
     /// The last (at most [`HISTORY`]) bytes of the input before `seen`'s end, where `seen`
     /// is the current chunk up to some point.
     fn window(&self, seen: &[u8]) -> Vec<u8> {
@@ -972,13 +991,14 @@ fn read(reader: &mut dyn Read, buf: &mut [u8], name: &str) -> Result<usize, Fail
     }
 }
 
-/// The number of bytes at the end of `bytes` (0 to 3) that the spec's UTF-8 decoder, given
-/// `bytes` from its initial state and more input to come, holds as the start of a character
-/// it has not finished (https://encoding.spec.whatwg.org/#utf-8-decoder): the last lead byte,
-/// if it is among the last 3 bytes, with the continuation bytes after it, when they are
-/// fewer than its character needs and each is in the range its position allows. A lead
-/// byte always starts a new character (after an unfinished one it is an error and is read
-/// again), so nothing before it matters.
+/// The number of bytes at the end of `bytes` (0 to 3) that the spec's UTF-8 decoder, having
+/// read input that ends with `bytes` (its last 3 bytes or more, or all of it) and with more
+/// to come, holds as the start of a character it has not finished
+/// (https://encoding.spec.whatwg.org/#utf-8-decoder): the last lead byte, if it is among the
+/// last 3 bytes, with the continuation bytes after it, when they are fewer than its
+/// character needs and each is in the range its position allows. A lead byte always starts
+/// a new character (after an unfinished one it is an error and is read again), so nothing
+/// before it matters.
 fn utf8_incomplete_tail(bytes: &[u8]) -> usize {
     let n = bytes.len();
     for back in 1..=n.min(3) {
@@ -1081,4 +1101,56 @@ fn malformed_len(encoding: &'static Encoding, window: &[u8], end: u64) -> usize 
 fn worst(n: Option<usize>, slack: usize) -> usize {
     n.map_or(MAX_BUF, |n| n.saturating_add(slack).min(MAX_BUF))
         .max(slack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library's UTF-8 decoder, given `bytes` with more input to come, holds back
+    /// exactly [`utf8_incomplete_tail`]'s bytes: decoding the rest as the whole input gives
+    /// the same text, and the held bytes, if any, are an unfinished character (one U+FFFD
+    /// at the end of the input).
+    #[test]
+    fn incomplete_tail_is_what_the_decoder_holds() {
+        let alphabet = [
+            0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xED,
+            0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+        ];
+        let decode = |bytes: &[u8], last: bool| {
+            let mut decoder = textcodec::UTF_8.new_decoder(DecoderOptions {
+                error_mode: DecoderErrorMode::Replacement,
+                bom: BomHandling::Keep,
+            });
+            let mut out = [0u8; 64];
+            let p = decoder.decode_to_utf8(bytes, &mut out, last).unwrap();
+            assert_eq!(p.read, bytes.len());
+            out[..p.written].to_vec()
+        };
+        let mut checked = 0;
+        for len in 1..=4 {
+            let mut index = vec![0usize; len];
+            loop {
+                let bytes: Vec<u8> = index.iter().map(|&i| alphabet[i]).collect();
+                let tail = utf8_incomplete_tail(&bytes);
+                let body = &bytes[..bytes.len() - tail];
+                assert_eq!(decode(&bytes, false), decode(body, true), "{bytes:02X?}");
+                if tail > 0 {
+                    assert_eq!(decode(&bytes[body.len()..], true), "\u{FFFD}".as_bytes());
+                }
+                checked += 1;
+                // The next combination.
+                let mut k = 0;
+                while k < len && index[k] == alphabet.len() - 1 {
+                    index[k] = 0;
+                    k += 1;
+                }
+                if k == len {
+                    break;
+                }
+                index[k] += 1;
+            }
+        }
+        assert_eq!(checked, 21 + 21 * 21 + 21 * 21 * 21 + 21 * 21 * 21 * 21);
+    }
 }
