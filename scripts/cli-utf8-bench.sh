@@ -8,12 +8,14 @@
 #
 #   scripts/cli-utf8-bench.sh [SIZE_MB]      # default 100; RUNS=11 by default
 #   TIMER=python scripts/cli-utf8-bench.sh   # the python timer even if hyperfine is installed
+#   TEXTCODEC_BIN=/path/to/textcodec ...     # another build of the command (e.g. an older one)
 #
 # hyperfine (apt-get install -y hyperfine) times each command RUNS times after a warm-up; else
 # (or TIMER=python) a python3 timer runs the two tools alternately, RUNS rounds after a warm-up
 # round. MB/s counts input megabytes (10^6 bytes) per second of wall-clock time, median of
-# RUNS; the ratio is textcodec / encoding_rs (above 1: textcodec is faster). Each tool's output
-# is checked once to be the input (valid UTF-8, no BOM).
+# RUNS; the ratio is textcodec / encoding_rs (above 1: textcodec is faster), also in CPU time
+# (user + system: less sensitive to other load on the machine than wall-clock time). Each
+# tool's output is checked once to be the input (valid UTF-8, no BOM).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,7 +31,7 @@ if [ -z "$TIMER" ]; then
 fi
 
 cargo build --quiet --release -p textcodec-cli --bin textcodec --example er_utf8_convert
-TC=$TARGET_DIR/release/textcodec
+TC=${TEXTCODEC_BIN:-$TARGET_DIR/release/textcodec}
 ER=$TARGET_DIR/release/examples/er_utf8_convert
 mkdir -p "$BENCH_DIR"
 TMP=$(mktemp -d)
@@ -65,18 +67,21 @@ PY
                 -n textcodec "$cmd_tc" -n encoding_rs "$cmd_er" >&2
         else
             python3 - "$json" "$RUNS" "$out" "$cmd_tc" "$cmd_er" <<'PY'
-import json, subprocess, sys, time
+import json, os, subprocess, sys, time
 path, runs, out, cmds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
-times = {"textcodec": [], "encoding_rs": []}
+res = {name: {"command": name, "times": [], "cpu": []} for name in ("textcodec", "encoding_rs")}
 for i in range(runs + 1):
-    for name, cmd in zip(times, cmds):
+    for name, cmd in zip(res, cmds):
         with open(out, "wb") as f:
             t = time.perf_counter()
-            subprocess.run(cmd.split(), stdout=f, check=True)
+            child = subprocess.Popen(cmd.split(), stdout=f)
+            _, status, usage = os.wait4(child.pid, 0)
             dt = time.perf_counter() - t
+        assert os.waitstatus_to_exitcode(status) == 0, cmd
         if i:
-            times[name].append(dt)
-json.dump({"results": [{"command": k, "times": v} for k, v in times.items()]}, open(path, "w"))
+            res[name]["times"].append(dt)
+            res[name]["cpu"].append(usage.ru_utime + usage.ru_stime)
+json.dump({"results": list(res.values())}, open(path, "w"))
 PY
         fi
         printf '%s\t%s\t%s\t%s\n' "$file" "$where" "$bytes" "$json" >>"$RESULTS"
@@ -86,14 +91,19 @@ done
 python3 - "$RESULTS" "$RUNS" "$TIMER" <<'PY'
 import json, statistics, sys
 print()
-print("| input | output | MB | textcodec MB/s | encoding_rs MB/s | textcodec / encoding_rs |")
+print("| input | output | textcodec MB/s | encoding_rs MB/s | textcodec / encoding_rs | CPU time: textcodec / encoding_rs |")
 print("|---|---|---:|---:|---:|---:|")
 for line in open(sys.argv[1]):
     name, where, size, path = line.rstrip("\n").split("\t")
     mb = int(size) / 1e6
-    speed = {r["command"]: mb / statistics.median(r["times"]) for r in json.load(open(path))["results"]}
+    speed, cpu = {}, {}
+    for r in json.load(open(path))["results"]:
+        speed[r["command"]] = mb / statistics.median(r["times"])
+        # hyperfine: mean user and system time; the python timer: each run's.
+        cpu[r["command"]] = statistics.median(r["cpu"]) if "cpu" in r else r["user"] + r["system"]
     t, e = speed["textcodec"], speed["encoding_rs"]
-    print(f"| {name} | {where} | {mb:.0f} | {t:.0f} | {e:.0f} | {t / e:.2f}x |")
+    print(f"| {name} | {where} | {t:.0f} | {e:.0f} | {t / e:.2f}x | {cpu['encoding_rs'] / cpu['textcodec']:.2f}x |")
 print()
-print(f"Median of {sys.argv[2]} runs ({sys.argv[3]}), whole process, wall-clock time.")
+print(f"{int(int(open(sys.argv[1]).readline().split(chr(9))[2]) / 1e6)} MB inputs; wall-clock medians of {sys.argv[2]} runs ({sys.argv[3]}), whole process; "
+      "CPU time (user + system) as medians (python timer) or means (hyperfine).")
 PY
