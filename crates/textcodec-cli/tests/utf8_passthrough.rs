@@ -330,3 +330,36 @@ fn unfinished_characters_one_after_another_across_an_edge() {
         }
     }
 }
+
+#[test]
+fn progress_counts_every_byte_once() {
+    // 3 MiB exactly, in 12 reads of 256 KiB that end inside characters (with `-f auto`, the
+    // first MiB read for the detection, then the rest): the summary line shows 3.00 MiB.
+    let dir = tempdir();
+    let input = dir.path().join("in.txt");
+    let output = dir.path().join("out.txt");
+    let size = 3 * 1024 * 1024;
+    let mut text = mixed_text(size);
+    let mut end = size;
+    while text[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.resize(size, b'x');
+    std::fs::write(&input, &text).unwrap();
+    let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
+    for args in [
+        &["decode", "-e", "utf-8", i, "-o", o][..],
+        &["convert", "-f", "auto", "-t", "utf-8", i, "-o", o],
+    ] {
+        let shown = on_a_terminal(args);
+        let summary = shown
+            .lines()
+            .find(|l| l.contains("textcodec: ") && l.contains(" in ") && l.ends_with("/s)"));
+        assert!(
+            summary.is_some_and(|l| l.contains("textcodec: 3.00 MiB in ")),
+            "{args:?}: {shown:?}"
+        );
+        assert_eq!(std::fs::read(&output).unwrap(), text);
+    }
+}
