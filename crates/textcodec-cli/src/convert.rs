@@ -539,9 +539,8 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// nothing, valid UTF-8 is written as it is, straight from `block`; from the first
     /// malformed sequence on, the rest of the block goes through the decoder
     /// ([`Self::decode_chunk`], [`CHUNK`] bytes at a time), and at the start of the next
-    /// block it reads on until it holds nothing again. Until the decoder has read 3 bytes, the
-    /// most a BOM takes to sniff, it gets whole blocks; if it sniffed a UTF-16 BOM, it gets
-    /// everything. Returns the length of the incomplete character that ends `block` when the
+    /// block it reads on until it holds nothing again. The decoder reads the stream's first 3
+    /// bytes, the most a BOM takes to sniff; if it sniffed a UTF-16 BOM, it gets everything. Returns the length of the incomplete character that ends `block` when the
     /// rest of the block was written as it is: those bytes are left for the next block (0
     /// otherwise).
     ///
@@ -550,18 +549,24 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// ([`utf8_incomplete_tail`]), and there its state is its initial state: a valid prefix
     /// leaves it as it found it.
     fn utf8_block(&mut self, st: &mut Stream, block: &[u8]) -> Result<usize, Failure> {
+        // The first bytes of the stream, where the decoder sniffs the BOM.
+        let mut pos = if st.consumed < 3 {
+            let k = block.len().min(3 - st.consumed as usize);
+            self.decode_chunks(st, &block[..k])?;
+            k
+        } else {
+            0
+        };
         if st.decoder.encoding() != textcodec::UTF_8 || st.consumed < 3 {
-            self.decode_chunks(st, block)?;
+            self.decode_chunks(st, &block[pos..])?;
             return Ok(0);
         }
         // The decoder holds the start of a character: it reads on until it holds nothing.
-        let mut pos = 0;
-        while pos < block.len() && st.decoder_holds(&block[..pos]) {
+        let start = pos;
+        while pos < block.len() && st.decoder_holds(&block[start..pos]) {
             pos += 1;
         }
-        if pos > 0 {
-            self.decode_chunks(st, &block[..pos])?;
-        }
+        self.decode_chunks(st, &block[start..pos])?;
         let tail = utf8_incomplete_tail(&block[pos..]);
         let end = block.len() - tail;
         let valid = pos + Encoding::utf8_valid_up_to(&block[pos..end]);
