@@ -722,28 +722,6 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
     assert_eq!(out.stdout, lib_encode(enc("windows-1252"), &input));
 }
 
-/// Runs `textcodec ARGS` with standard error (and output) on a pseudo-terminal, through
-/// util-linux `script`; returns what the terminal showed.
-fn on_a_terminal(args: &[&str]) -> String {
-    let dir = tempdir();
-    let transcript = dir.path().join("terminal");
-    let mut command = String::from(env!("CARGO_BIN_EXE_textcodec"));
-    for a in args {
-        command.push_str(&format!(" '{a}'"));
-    }
-    let status = std::process::Command::new("script")
-        .args(["-q", "-e", "-c", &command])
-        .arg(&transcript)
-        .env("TEXTCODEC_PROGRESS_DELAY_MS", "0")
-        .env("COLUMNS", "120")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .status()
-        .expect("util-linux `script` (package bsdutils) gives the test a terminal");
-    assert!(status.success(), "{command}");
-    String::from_utf8_lossy(&fs::read(&transcript).unwrap()).into_owned()
-}
-
 #[test]
 fn progress_bar_on_a_terminal_shows_bytes_rate_and_eta() {
     let dir = tempdir();

@@ -93,3 +93,25 @@ pub fn entries(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Runs `textcodec ARGS` with standard error (and output) on a pseudo-terminal, through
+/// util-linux `script`; returns what the terminal showed.
+pub fn on_a_terminal(args: &[&str]) -> String {
+    let dir = tempdir();
+    let transcript = dir.path().join("terminal");
+    let mut command = String::from(env!("CARGO_BIN_EXE_textcodec"));
+    for a in args {
+        command.push_str(&format!(" '{a}'"));
+    }
+    let status = Command::new("script")
+        .args(["-q", "-e", "-c", &command])
+        .arg(&transcript)
+        .env("TEXTCODEC_PROGRESS_DELAY_MS", "0")
+        .env("COLUMNS", "120")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("util-linux `script` (package bsdutils) gives the test a terminal");
+    assert!(status.success(), "{command}");
+    String::from_utf8_lossy(&std::fs::read(&transcript).unwrap()).into_owned()
+}
