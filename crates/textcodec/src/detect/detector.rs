@@ -930,14 +930,17 @@ impl Detector {
     /// Every live (encoding, language) candidate's total cost, with the priors and the
     /// top-level domain's bonuses.
     fn best_costs(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, Cost)> {
-        let (fallback, languages) = tld_info(tld);
+        let (fallback, languages, elsewhere) = tld_info(tld);
         // Only a known domain's usual encoding gets a bonus (windows-1252 is the fallback of
         // unknown and generic ones for ASCII-only input, not a hint).
         let hinted = languages != 0 || fallback != WINDOWS_1252;
         let all = Encoding::all();
-        let adjust = |cost: Cost, prior: Cost, language: u8, encoding: &'static Encoding| {
-            let mut c = cost.saturating_add(prior + TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS);
-            if languages & (1 << language) != 0 {
+        // `index`: the encoding's position in `Encoding::all()`.
+        let adjust = |cost: Cost, language: u8, index: usize| {
+            let encoding = all[index];
+            let mut c = cost.saturating_add(TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS);
+            // The domain's languages, in the encodings its pages used for them.
+            if languages & (1 << language) != 0 && elsewhere & (1 << index) == 0 {
                 c -= TLD_LANGUAGE_BONUS;
             }
             if hinted && encoding == fallback {
@@ -948,38 +951,41 @@ impl Detector {
         let mut out = Vec::with_capacity(self.live_len + 5);
         for &k in &self.live[..self.live_len] {
             let c = &SINGLE_BYTE[k as usize];
-            let e = all[c.encoding as usize];
-            out.push((e, adjust(self.single_total(k as usize), 0, c.language, e)));
+            let i = usize::from(c.encoding);
+            out.push((all[i], adjust(self.single_total(k as usize), c.language, i)));
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
                 let e = kind.encoding();
-                out.push((e, adjust(self.cjk_total(*kind, s), 0, kind.language(), e)));
+                let i = all.iter().position(|&x| x == e).unwrap_or(0);
+                out.push((e, adjust(self.cjk_total(*kind, s), kind.language(), i)));
             }
         }
         out
     }
 }
 
-/// The usual encoding of a top-level domain's pages and the languages spoken there (bit `i`
-/// for `model::LANGUAGES[i]`); windows-1252 and none for an unknown or generic domain.
-fn tld_info(tld: Option<&[u8]>) -> (&'static Encoding, u64) {
+/// The usual encoding of a top-level domain's pages, the languages spoken there (bit `i`
+/// for `model::LANGUAGES[i]`) and the encodings its pages did not use for them (bit `i` for
+/// `Encoding::all()[i]`: ISO-8859-16 outside Romania); windows-1252 and none for an unknown
+/// or generic domain.
+fn tld_info(tld: Option<&[u8]>) -> (&'static Encoding, u64, u64) {
     let Some(tld) = tld else {
-        return (WINDOWS_1252, 0);
+        return (WINDOWS_1252, 0, 0);
     };
     let mut buf = [0u8; 8];
     if tld.len() > buf.len() {
-        return (WINDOWS_1252, 0);
+        return (WINDOWS_1252, 0, 0);
     }
     let lower = &mut buf[..tld.len()];
     lower.copy_from_slice(tld);
     lower.make_ascii_lowercase();
     match model::TLDS.binary_search_by(|(t, ..)| (*t).cmp(&*lower)) {
         Ok(i) => {
-            let (_, languages, encoding) = model::TLDS[i];
-            (Encoding::all()[encoding as usize], languages)
+            let (_, languages, encoding, elsewhere) = model::TLDS[i];
+            (Encoding::all()[encoding as usize], languages, elsewhere)
         }
-        Err(_) => (WINDOWS_1252, 0),
+        Err(_) => (WINDOWS_1252, 0, 0),
     }
 }
 
