@@ -986,6 +986,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let mut case_of_encoding: BTreeMap<&str, usize> = BTreeMap::new();
     let mut rows = String::new();
     let mut count = 0;
+    let mut first_candidate: [Option<usize>; LATIN] = [None; LATIN];
     // The bytes some single-byte encoding decodes to the typographic apostrophe.
     let mut apostrophe_bytes = [0u64; 2];
     for (encoding, langs) in SINGLE_BYTE_CANDIDATES {
@@ -1012,6 +1013,9 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         for &lang in langs.iter() {
             let per_lang_prior = prior_cost(lang, encoding)?;
             let li = lang_index(lang)?;
+            if li < LATIN && first_candidate[li].is_none() {
+                first_candidate[li] = Some(count);
+            }
             let language = &languages[li];
             let map_slot = class_maps.len() / 256;
             for b in 0..256 {
@@ -1056,6 +1060,16 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     writeln!(
         out,
         "/// The number of (single-byte encoding, language) candidates.\npub(crate) const SINGLE_BYTE_COUNT: usize = {count};\n\n/// Every (single-byte encoding, language) candidate.\npub(crate) static SINGLE_BYTE: [SingleByteCandidate; {count}] = [\n{rows}];\n"
+    )
+    .unwrap();
+    let first: Vec<usize> = first_candidate
+        .iter()
+        .enumerate()
+        .map(|(li, c)| c.ok_or_else(|| format!("no candidate for {}", ALPHABETIC[li])))
+        .collect::<Result<_, _>>()?;
+    writeln!(
+        out,
+        "/// A candidate of each Latin-script language, whose class map and bigrams score the\n/// language's ASCII letters (the same in each of its encodings).\npub(crate) static LATIN_CANDIDATES: [u8; {LATIN}] = {first:?};\n"
     )
     .unwrap();
     writeln!(

@@ -45,6 +45,16 @@ const GAP_CAP: u64 = 32;
 const GAP_CAP_NON_LATIN: u64 = 2;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u64 = 32;
+/// The pairs of ASCII bytes among the first this many bytes of the input (with an ASCII
+/// letter in them) tell the Latin-script languages apart: a title's ASCII words say
+/// Romanian, not Lithuanian, where its one accented letter (`ţ`, windows-1257's `ž`) cannot.
+/// Only the start of the input, so that the ASCII runs of the rest are still skipped (and
+/// markup never outweighs the text's letters).
+const ASCII_WINDOW: u64 = 64;
+/// The cost of a foreign word (0.1 nat): the ASCII words of a Latin-script language's text
+/// are its own or English ones (a name, a term), so they cost it at most English's cost
+/// plus this; the text of the other scripts costs them as English.
+const FOREIGN_WORDS: Cost = 20;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
 const TLD_LANGUAGE_BONUS: Cost = 40;
 /// The bonus of the top-level domain's usual encoding.
@@ -486,6 +496,15 @@ pub struct Detector {
     gap_sum: u64,
     gap_sum_non_latin: u64,
     non_ascii: u64,
+    /// The bytes fed so far (counted up to `ASCII_WINDOW`).
+    fed: u64,
+    /// Each Latin-script language's cost of the ASCII letter pairs in the window (from its
+    /// bigrams).
+    ascii: [Cost; model::LATIN_LANGUAGES as usize],
+    /// The cost of those pairs that each Latin-script language's candidates add, and the
+    /// other languages' (English's, see `FOREIGN_WORDS`), relative to the lowest.
+    ascii_latin: [Cost; model::LATIN_LANGUAGES as usize],
+    ascii_other: Cost,
     /// The non-ASCII byte values seen (bit `b % 64` of `seen[(b - 0x80) / 64]`): the
     /// single-byte encodings that decode them alike decode the input to the same text.
     seen: [u64; 2],
@@ -562,6 +581,10 @@ impl Detector {
             gap_sum: 0,
             gap_sum_non_latin: 0,
             non_ascii: 0,
+            fed: 0,
+            ascii: [0; model::LATIN_LANGUAGES as usize],
+            ascii_latin: [0; model::LATIN_LANGUAGES as usize],
+            ascii_other: 0,
             seen: [0; 2],
             work: 0,
         }
@@ -578,6 +601,11 @@ impl Detector {
     pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
         // The byte before this chunk (the one before it is `prev2`).
         let chunk_prev = self.prev;
+        if self.fed < ASCII_WINDOW {
+            let n = bytes.len().min((ASCII_WINDOW - self.fed) as usize);
+            self.score_ascii(chunk_prev, &bytes[..n]);
+            self.fed += n as u64;
+        }
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -732,6 +760,35 @@ impl Detector {
         self.live_len = kept;
     }
 
+    /// Adds the cost of each pair of ASCII bytes with a letter in it (`prev` is the byte
+    /// before `bytes`) to each Latin-script language.
+    #[cold]
+    #[inline(never)]
+    fn score_ascii(&mut self, prev: u8, bytes: &[u8]) {
+        let mut p = prev;
+        for &b in bytes {
+            if p.is_ascii_alphabetic() && b.is_ascii_alphabetic() {
+                self.work += u64::from(model::LATIN_LANGUAGES);
+                for (cost, &k) in self.ascii.iter_mut().zip(&model::LATIN_CANDIDATES) {
+                    let c = &SINGLE_BYTE[usize::from(k)];
+                    let map = &model::CLASS_MAPS[c.map as usize];
+                    let n = c.classes as usize;
+                    let (cp, cc) = (map[p as usize] as usize, map[b as usize] as usize);
+                    *cost += Cost::from(model::BIGRAMS[c.bigrams as usize + cp * n + cc]);
+                }
+            }
+            p = b;
+        }
+        // English is language 0.
+        let english = self.ascii[0];
+        let foreign = english + FOREIGN_WORDS;
+        let low = self.ascii.iter().map(|&c| c.min(foreign)).min().unwrap_or(0);
+        for (adjusted, &c) in self.ascii_latin.iter_mut().zip(&self.ascii) {
+            *adjusted = c.min(foreign) - low;
+        }
+        self.ascii_other = english - low;
+    }
+
     /// Gives the candidates that read `b` as the apostrophe after the first letter of a word,
     /// `prev`, its cost there in place of the bigram's.
     #[cold]
@@ -758,15 +815,16 @@ impl Detector {
     #[inline]
     fn single_total(&self, k: usize) -> Cost {
         let c = &SINGLE_BYTE[k];
-        let sum = if c.language < model::LATIN_LANGUAGES {
-            self.gap_sum
+        let (sum, ascii) = if c.language < model::LATIN_LANGUAGES {
+            (self.gap_sum, self.ascii_latin[c.language as usize])
         } else {
-            self.gap_sum_non_latin
+            (self.gap_sum_non_latin, self.ascii_other)
         };
         let gap = sum.saturating_mul(u64::from(model::GAP_COSTS[c.language as usize])) / 100;
         self.single[k]
             .saturating_add(Cost::from(c.prior))
             .saturating_add(gap)
+            .saturating_add(ascii)
     }
 
     /// A CJK candidate's cost with its prior and the gap cost.
@@ -776,7 +834,10 @@ impl Detector {
             .gap_sum_non_latin
             .saturating_mul(u64::from(model::CJK_GAP_COST))
             / 100;
-        s.cost.saturating_add(kind.prior()).saturating_add(gap)
+        s.cost
+            .saturating_add(kind.prior())
+            .saturating_add(gap)
+            .saturating_add(self.ascii_other)
     }
 
     /// Drops the candidates hopelessly behind the best one.

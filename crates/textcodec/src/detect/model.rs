@@ -161,6 +161,10 @@ pub(crate) static SINGLE_BYTE: [SingleByteCandidate; 103] = [
     SingleByteCandidate { encoding: 6, language: 40, classes: 45, map: 102, case: 26, bigrams: 84520, prior: 12 }, // ISO-8859-6 ar
 ];
 
+/// A candidate of each Latin-script language, whose class map and bigrams score the
+/// language's ASCII letters (the same in each of its encodings).
+pub(crate) static LATIN_CANDIDATES: [u8; 32] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 43, 48, 49, 45, 44, 42, 46, 61, 62, 28, 71, 21, 13, 16, 15, 14, 31, 32, 29];
+
 /// The bytes (bit `b % 64` of `[(b - 0x80) / 64]`) that some single-byte candidate decodes
 /// to the typographic apostrophe.
 pub(crate) const APOSTROPHE_BYTES: [u64; 2] = [0x400040000, 0x8000000000200000];
