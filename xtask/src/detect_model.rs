@@ -986,7 +986,6 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     let mut case_of_encoding: BTreeMap<&str, usize> = BTreeMap::new();
     let mut rows = String::new();
     let mut count = 0;
-    let mut first_candidate: [Option<usize>; LATIN] = [None; LATIN];
     // The bytes some single-byte encoding decodes to the typographic apostrophe.
     let mut apostrophe_bytes = [0u64; 2];
     for (encoding, langs) in SINGLE_BYTE_CANDIDATES {
@@ -1013,9 +1012,6 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         for &lang in langs.iter() {
             let per_lang_prior = prior_cost(lang, encoding)?;
             let li = lang_index(lang)?;
-            if li < LATIN && first_candidate[li].is_none() {
-                first_candidate[li] = Some(count);
-            }
             let language = &languages[li];
             let map_slot = class_maps.len() / 256;
             for b in 0..256 {
@@ -1062,16 +1058,6 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         "/// The number of (single-byte encoding, language) candidates.\npub(crate) const SINGLE_BYTE_COUNT: usize = {count};\n\n/// Every (single-byte encoding, language) candidate.\npub(crate) static SINGLE_BYTE: [SingleByteCandidate; {count}] = [\n{rows}];\n"
     )
     .unwrap();
-    let first: Vec<usize> = first_candidate
-        .iter()
-        .enumerate()
-        .map(|(li, c)| c.ok_or_else(|| format!("no candidate for {}", ALPHABETIC[li])))
-        .collect::<Result<_, _>>()?;
-    writeln!(
-        out,
-        "/// A candidate of each Latin-script language, whose class map and bigrams score the\n/// language's ASCII letters (the same in each of its encodings).\npub(crate) static LATIN_CANDIDATES: [u8; {LATIN}] = {first:?};\n"
-    )
-    .unwrap();
     writeln!(
         out,
         "/// The bytes (bit `b % 64` of `[(b - 0x80) / 64]`) that some single-byte candidate decodes\n/// to the typographic apostrophe.\npub(crate) const APOSTROPHE_BYTES: [u64; 2] = [{:#x}, {:#x}];\n",
@@ -1095,6 +1081,29 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         "/// Each language's bigram costs, `classes * classes` entries per language.",
         "BIGRAMS",
         &bigrams,
+    );
+    // The Latin-script languages' costs of an ASCII letter after an ASCII letter (each its
+    // own class, 1 + its position in the alphabet), pair by pair, language by language.
+    let mut ascii_pairs = Vec::with_capacity(26 * 26 * LATIN);
+    // The detector costs the ASCII words of the other scripts as English's (language 0).
+    if ALPHABETIC[0] != "en" {
+        return Err("English must be language 0".into());
+    }
+    if languages[..LATIN].iter().any(|l| l.ascii != 26) {
+        return Err("a Latin-script language without a class per ASCII letter".into());
+    }
+    for first in 0..26 {
+        for second in 0..26 {
+            for lang in &languages[..LATIN] {
+                ascii_pairs.push(lang.costs[(1 + first) * lang.classes() + 1 + second]);
+            }
+        }
+    }
+    emit_bytes(
+        &mut out,
+        "/// The cost of ASCII letter `b` after ASCII letter `a` (case folded) in each Latin-script\n/// language `l`: `[((a - 'a') * 26 + (b - 'a')) * LATIN_LANGUAGES + l]` (the bigrams'\n/// entries, laid out to score every language at once).",
+        "ASCII_LETTER_PAIRS",
+        &ascii_pairs,
     );
 
     // CJK.

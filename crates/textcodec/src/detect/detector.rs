@@ -500,9 +500,10 @@ pub struct Detector {
     fed: u64,
     /// Each Latin-script language's cost of the ASCII letter pairs in the window (from its
     /// bigrams).
-    ascii: [Cost; model::LATIN_LANGUAGES as usize],
-    /// The cost of those pairs that each Latin-script language's candidates add, and the
-    /// other languages' (English's, see `FOREIGN_WORDS`), relative to the lowest.
+    ascii: [u32; model::LATIN_LANGUAGES as usize],
+    /// The cost of those pairs that each Latin-script language's candidates have in their
+    /// costs, and the other languages' (English's, see `FOREIGN_WORDS`), relative to the
+    /// lowest.
     ascii_latin: [Cost; model::LATIN_LANGUAGES as usize],
     ascii_other: Cost,
     /// The non-ASCII byte values seen (bit `b % 64` of `seen[(b - 0x80) / 64]`): the
@@ -601,8 +602,11 @@ impl Detector {
     pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
         // The byte before this chunk (the one before it is `prev2`).
         let chunk_prev = self.prev;
-        if self.fed < ASCII_WINDOW {
-            let n = bytes.len().min((ASCII_WINDOW - self.fed) as usize);
+        // The window's ASCII letters are scored before the bytes are stepped through, so no
+        // candidate is pruned within the window (the result must not depend on the chunks).
+        let window_left = ASCII_WINDOW - self.fed;
+        if window_left > 0 {
+            let n = bytes.len().min(window_left as usize);
             self.score_ascii(chunk_prev, &bytes[..n]);
             self.fed += n as u64;
         }
@@ -657,7 +661,7 @@ impl Detector {
                     self.rescore_initial_apostrophe(prev, b);
                 }
             }
-            if b >= 0x80 && self.non_ascii.is_multiple_of(PRUNE_EVERY) {
+            if b >= 0x80 && self.non_ascii.is_multiple_of(PRUNE_EVERY) && i as u64 >= window_left {
                 self.prune();
             }
             i += 1;
@@ -760,33 +764,52 @@ impl Detector {
         self.live_len = kept;
     }
 
-    /// Adds the cost of each pair of ASCII bytes with a letter in it (`prev` is the byte
-    /// before `bytes`) to each Latin-script language.
+    /// Adds the cost of each pair of ASCII letters (`prev` is the byte before `bytes`) to
+    /// each Latin-script language, and moves the candidates' costs by the change in what
+    /// their languages pay for them (see `FOREIGN_WORDS`).
     #[cold]
     #[inline(never)]
     fn score_ascii(&mut self, prev: u8, bytes: &[u8]) {
+        const LATIN: usize = model::LATIN_LANGUAGES as usize;
         let mut p = prev;
         for &b in bytes {
             if p.is_ascii_alphabetic() && b.is_ascii_alphabetic() {
-                self.work += u64::from(model::LATIN_LANGUAGES);
-                for (cost, &k) in self.ascii.iter_mut().zip(&model::LATIN_CANDIDATES) {
-                    let c = &SINGLE_BYTE[usize::from(k)];
-                    let map = &model::CLASS_MAPS[c.map as usize];
-                    let n = c.classes as usize;
-                    let (cp, cc) = (map[p as usize] as usize, map[b as usize] as usize);
-                    *cost += Cost::from(model::BIGRAMS[c.bigrams as usize + cp * n + cc]);
+                self.work += LATIN as u64 / 8;
+                let pair = usize::from(p.to_ascii_lowercase() - b'a') * 26
+                    + usize::from(b.to_ascii_lowercase() - b'a');
+                let row: &[u8; LATIN] = model::ASCII_LETTER_PAIRS[pair * LATIN..][..LATIN]
+                    .try_into()
+                    .expect("a row per pair");
+                for (cost, &c) in self.ascii.iter_mut().zip(row) {
+                    *cost += u32::from(c);
                 }
             }
             p = b;
         }
         // English is language 0.
-        let english = self.ascii[0];
+        let english = Cost::from(self.ascii[0]);
         let foreign = english + FOREIGN_WORDS;
-        let low = self.ascii.iter().map(|&c| c.min(foreign)).min().unwrap_or(0);
-        for (adjusted, &c) in self.ascii_latin.iter_mut().zip(&self.ascii) {
-            *adjusted = c.min(foreign) - low;
+        let paid = |c: u32| Cost::from(c).min(foreign);
+        let low = self.ascii.iter().map(|&c| paid(c)).min().unwrap_or(0);
+        let latin: [Cost; LATIN] = core::array::from_fn(|l| paid(self.ascii[l]) - low);
+        let other = english - low;
+        for &k in &self.live[..self.live_len] {
+            let k = usize::from(k);
+            let l = usize::from(SINGLE_BYTE[k].language);
+            let (old, new) = if l < LATIN {
+                (self.ascii_latin[l], latin[l])
+            } else {
+                (self.ascii_other, other)
+            };
+            self.single[k] = self.single[k] - old + new;
         }
-        self.ascii_other = english - low;
+        for s in &mut self.cjk {
+            if s.cost != DEAD {
+                s.cost = s.cost - self.ascii_other + other;
+            }
+        }
+        self.ascii_latin = latin;
+        self.ascii_other = other;
     }
 
     /// Gives the candidates that read `b` as the apostrophe after the first letter of a word,
@@ -815,16 +838,15 @@ impl Detector {
     #[inline]
     fn single_total(&self, k: usize) -> Cost {
         let c = &SINGLE_BYTE[k];
-        let (sum, ascii) = if c.language < model::LATIN_LANGUAGES {
-            (self.gap_sum, self.ascii_latin[c.language as usize])
+        let sum = if c.language < model::LATIN_LANGUAGES {
+            self.gap_sum
         } else {
-            (self.gap_sum_non_latin, self.ascii_other)
+            self.gap_sum_non_latin
         };
         let gap = sum.saturating_mul(u64::from(model::GAP_COSTS[c.language as usize])) / 100;
         self.single[k]
             .saturating_add(Cost::from(c.prior))
             .saturating_add(gap)
-            .saturating_add(ascii)
     }
 
     /// A CJK candidate's cost with its prior and the gap cost.
@@ -834,10 +856,7 @@ impl Detector {
             .gap_sum_non_latin
             .saturating_mul(u64::from(model::CJK_GAP_COST))
             / 100;
-        s.cost
-            .saturating_add(kind.prior())
-            .saturating_add(gap)
-            .saturating_add(self.ascii_other)
+        s.cost.saturating_add(kind.prior()).saturating_add(gap)
     }
 
     /// Drops the candidates hopelessly behind the best one.
