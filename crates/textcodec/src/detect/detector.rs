@@ -6,7 +6,8 @@
 //!
 //! - a single-byte encoding is scored per language, with a bigram model over the language's
 //!   letters; only pairs of bytes with at least one non-ASCII byte count, so ASCII text and
-//!   markup (the same in every candidate) never drown the text;
+//!   markup (the same in every candidate) never drown the text, except the pairs of ASCII
+//!   letters of the first [`ASCII_WINDOW`] bytes, which tell a title's language;
 //! - a CJK encoding follows its decoder's byte structure (one malformed sequence rules it
 //!   out) and adds the cost of each character from the language's character frequencies;
 //! - a byte that decodes to an error or a C1 control rules a candidate out.
