@@ -222,6 +222,13 @@ fn prior_cost(language: &str, encoding: &str) -> Result<u16, String> {
     Ok((-(weight(language)? * share / top).ln() * SCALE * PRIOR_STRENGTH).round() as u16)
 }
 
+/// Encodings that only some countries' pages used for a language the encoding serves: each
+/// with the top-level domains where it was used. Under any other domain, the domain's
+/// language bonus goes to its languages in their other encodings only. ISO-8859-16 covers
+/// Polish, Hungarian, Slovene and Serbo-Croatian too, but it was Romania's encoding: those
+/// countries' pages were in windows-1250 and ISO-8859-2.
+const REGIONAL_ENCODINGS: [(&str, &[&str]); 1] = [("ISO-8859-16", &["ro", "md"])];
+
 /// Top-level domains: the languages of their pages and their browsers' fallback encoding.
 const TLDS: &[(&str, &[&str], &str)] = &[
     ("ad", &["ca"], "windows-1252"),
@@ -1075,6 +1082,29 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         "BIGRAMS",
         &bigrams,
     );
+    // The Latin-script languages' costs of an ASCII letter after an ASCII letter (each its
+    // own class, 1 + its position in the alphabet), pair by pair, language by language.
+    let mut ascii_pairs = Vec::with_capacity(26 * 26 * LATIN);
+    // The detector costs the ASCII words of the other scripts as English's (language 0).
+    if ALPHABETIC[0] != "en" {
+        return Err("English must be language 0".into());
+    }
+    if languages[..LATIN].iter().any(|l| l.ascii != 26) {
+        return Err("a Latin-script language without a class per ASCII letter".into());
+    }
+    for first in 0..26 {
+        for second in 0..26 {
+            for lang in &languages[..LATIN] {
+                ascii_pairs.push(lang.costs[(1 + first) * lang.classes() + 1 + second]);
+            }
+        }
+    }
+    emit_bytes(
+        &mut out,
+        "/// The cost of ASCII letter `b` after ASCII letter `a` (case folded) in each Latin-script\n/// language `l`: `[((a - 'a') * 26 + (b - 'a')) * LATIN_LANGUAGES + l]` (the bigrams'\n/// entries, laid out to score every language at once).",
+        "ASCII_LETTER_PAIRS",
+        &ascii_pairs,
+    );
 
     // CJK.
     let mut cjk = BTreeMap::new();
@@ -1173,9 +1203,18 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         for l in langs.iter() {
             mask |= 1 << lang_index(l)?;
         }
+        let mut elsewhere = 0u64;
+        for (encoding, domains) in REGIONAL_ENCODINGS {
+            if !SINGLE_BYTE_CANDIDATES.iter().any(|(e, _)| *e == encoding) {
+                return Err(format!("regional encoding {encoding} is not single-byte"));
+            }
+            if !domains.contains(tld) {
+                elsewhere |= 1 << enc_index(encoding)?;
+            }
+        }
         writeln!(
             tld_rows,
-            "    (b\"{tld}\", 0x{mask:x}, {}),",
+            "    (b\"{tld}\", 0x{mask:x}, {}, 0x{elsewhere:x}),",
             enc_index(fallback)?
         )
         .unwrap();
@@ -1188,7 +1227,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     }
     writeln!(
         out,
-        "/// Top-level domains (sorted): the languages of their pages (bit `i` for `LANGUAGES[i]`)\n/// and their browsers' fallback encoding (its position in `Encoding::all()`).\npub(crate) static TLDS: [(&[u8], u64, u8); {}] = [\n{tld_rows}];",
+        "/// Top-level domains (sorted): the languages of their pages (bit `i` for `LANGUAGES[i]`),\n/// their browsers' fallback encoding (its position in `Encoding::all()`) and the encodings\n/// their pages did not use for those languages (bit `i` for `Encoding::all()[i]`).\npub(crate) static TLDS: [(&[u8], u64, u8, u64); {}] = [\n{tld_rows}];",
         TLDS.len()
     )
     .unwrap();
@@ -1232,8 +1271,8 @@ pub fn table_bytes(root: &Path) -> Result<usize, String> {
             "u8" => 1,
             "u16" => 2,
             "SingleByteCandidate" => 12,
-            // (&[u8], u64, u8): a slice reference, a mask and a byte.
-            "(&[u8], u64, u8)" => 32,
+            // (&[u8], u64, u8, u64): a slice reference, two masks and a byte (padded to 8).
+            "(&[u8], u64, u8, u64)" => 40,
             "&str" => 16,
             other => return Err(format!("unknown element type {other}")),
         };

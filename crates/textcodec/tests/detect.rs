@@ -329,6 +329,24 @@ fn the_tld_hint_decides_between_confusable_encodings() {
 }
 
 #[test]
+fn the_tld_hint_follows_the_encodings_of_the_countrys_pages() {
+    // Byte 0xB9 is `š` in ISO-8859-2 and `č` in ISO-8859-16, where "bolničnica" reads as
+    // well as "bolnišnica"; ISO-8859-16 was Romania's encoding, not Slovenia's.
+    let bytes = encode("splošna bolnišnica v mestu", textcodec::ISO_8859_2);
+    assert_detects(&bytes, textcodec::ISO_8859_2, Some(b"si"), "si");
+}
+
+#[test]
+fn a_titles_ascii_words_tell_its_language() {
+    // Byte 0xFE is Romanian `ţ` in windows-1250 and Lithuanian `ž` in windows-1257: the
+    // ASCII words around it decide.
+    let bytes = encode("pentru teritoriul care ţine de", textcodec::WINDOWS_1250);
+    assert_detects(&bytes, textcodec::WINDOWS_1250, None, "ro");
+    let bytes = encode("Lietuvos Respublikos žinios", textcodec::WINDOWS_1257);
+    assert_detects(&bytes, textcodec::WINDOWS_1257, None, "lt");
+}
+
+#[test]
 fn a_single_non_ascii_word_in_each_script() {
     let cases: &[(&str, &'static Encoding)] = &[
         ("Gr\u{fc}\u{df}e", textcodec::WINDOWS_1252),

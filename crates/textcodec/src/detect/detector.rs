@@ -6,7 +6,8 @@
 //!
 //! - a single-byte encoding is scored per language, with a bigram model over the language's
 //!   letters; only pairs of bytes with at least one non-ASCII byte count, so ASCII text and
-//!   markup (the same in every candidate) never drown the text;
+//!   markup (the same in every candidate) never drown the text, except the pairs of ASCII
+//!   letters of the first [`ASCII_WINDOW`] bytes, which tell a title's language;
 //! - a CJK encoding follows its decoder's byte structure (one malformed sequence rules it
 //!   out) and adds the cost of each character from the language's character frequencies;
 //! - a byte that decodes to an error or a C1 control rules a candidate out.
@@ -45,6 +46,16 @@ const GAP_CAP: u64 = 32;
 const GAP_CAP_NON_LATIN: u64 = 2;
 /// How often (in non-ASCII bytes) the candidates are pruned.
 const PRUNE_EVERY: u64 = 32;
+/// The pairs of ASCII bytes among the first this many bytes of the input (with an ASCII
+/// letter in them) tell the Latin-script languages apart: a title's ASCII words say
+/// Romanian, not Lithuanian, where its one accented letter (`ţ`, windows-1257's `ž`) cannot.
+/// Only the start of the input, so that the ASCII runs of the rest are still skipped (and
+/// markup never outweighs the text's letters).
+const ASCII_WINDOW: u64 = 64;
+/// The cost of a foreign word (0.1 nat): the ASCII words of a Latin-script language's text
+/// are its own or English ones (a name, a term), so they cost it at most English's cost
+/// plus this; the text of the other scripts costs them as English.
+const FOREIGN_WORDS: Cost = 20;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
 const TLD_LANGUAGE_BONUS: Cost = 40;
 /// The bonus of the top-level domain's usual encoding.
@@ -486,6 +497,16 @@ pub struct Detector {
     gap_sum: u64,
     gap_sum_non_latin: u64,
     non_ascii: u64,
+    /// The bytes fed so far (counted up to `ASCII_WINDOW`).
+    fed: u64,
+    /// Each Latin-script language's cost of the ASCII letter pairs in the window (from its
+    /// bigrams).
+    ascii: [u32; model::LATIN_LANGUAGES as usize],
+    /// The cost of those pairs that each Latin-script language's candidates have in their
+    /// costs, and the other languages' (English's, see `FOREIGN_WORDS`), relative to the
+    /// lowest.
+    ascii_latin: [Cost; model::LATIN_LANGUAGES as usize],
+    ascii_other: Cost,
     /// The non-ASCII byte values seen (bit `b % 64` of `seen[(b - 0x80) / 64]`): the
     /// single-byte encodings that decode them alike decode the input to the same text.
     seen: [u64; 2],
@@ -562,6 +583,10 @@ impl Detector {
             gap_sum: 0,
             gap_sum_non_latin: 0,
             non_ascii: 0,
+            fed: 0,
+            ascii: [0; model::LATIN_LANGUAGES as usize],
+            ascii_latin: [0; model::LATIN_LANGUAGES as usize],
+            ascii_other: 0,
             seen: [0; 2],
             work: 0,
         }
@@ -578,6 +603,14 @@ impl Detector {
     pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
         // The byte before this chunk (the one before it is `prev2`).
         let chunk_prev = self.prev;
+        // The window's ASCII letters are scored before the bytes are stepped through, so no
+        // candidate is pruned within the window (the result must not depend on the chunks).
+        let window_left = ASCII_WINDOW - self.fed;
+        if window_left > 0 {
+            let n = bytes.len().min(window_left as usize);
+            self.score_ascii(chunk_prev, &bytes[..n]);
+            self.fed += n as u64;
+        }
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -629,7 +662,7 @@ impl Detector {
                     self.rescore_initial_apostrophe(prev, b);
                 }
             }
-            if b >= 0x80 && self.non_ascii.is_multiple_of(PRUNE_EVERY) {
+            if b >= 0x80 && self.non_ascii.is_multiple_of(PRUNE_EVERY) && i as u64 >= window_left {
                 self.prune();
             }
             i += 1;
@@ -730,6 +763,54 @@ impl Detector {
             kept += 1;
         }
         self.live_len = kept;
+    }
+
+    /// Adds the cost of each pair of ASCII letters (`prev` is the byte before `bytes`) to
+    /// each Latin-script language, and moves the candidates' costs by the change in what
+    /// their languages pay for them (see `FOREIGN_WORDS`).
+    #[cold]
+    #[inline(never)]
+    fn score_ascii(&mut self, prev: u8, bytes: &[u8]) {
+        const LATIN: usize = model::LATIN_LANGUAGES as usize;
+        let mut p = prev;
+        for &b in bytes {
+            if p.is_ascii_alphabetic() && b.is_ascii_alphabetic() {
+                self.work += LATIN as u64 / 8;
+                let pair = usize::from(p.to_ascii_lowercase() - b'a') * 26
+                    + usize::from(b.to_ascii_lowercase() - b'a');
+                let row: &[u8; LATIN] = model::ASCII_LETTER_PAIRS[pair * LATIN..][..LATIN]
+                    .try_into()
+                    .expect("a row per pair");
+                for (cost, &c) in self.ascii.iter_mut().zip(row) {
+                    *cost += u32::from(c);
+                }
+            }
+            p = b;
+        }
+        // English is language 0.
+        let english = Cost::from(self.ascii[0]);
+        let foreign = english + FOREIGN_WORDS;
+        let paid = |c: u32| Cost::from(c).min(foreign);
+        let low = self.ascii.iter().map(|&c| paid(c)).min().unwrap_or(0);
+        let latin: [Cost; LATIN] = core::array::from_fn(|l| paid(self.ascii[l]) - low);
+        let other = english - low;
+        for &k in &self.live[..self.live_len] {
+            let k = usize::from(k);
+            let l = usize::from(SINGLE_BYTE[k].language);
+            let (old, new) = if l < LATIN {
+                (self.ascii_latin[l], latin[l])
+            } else {
+                (self.ascii_other, other)
+            };
+            self.single[k] = self.single[k] - old + new;
+        }
+        for s in &mut self.cjk {
+            if s.cost != DEAD {
+                s.cost = s.cost - self.ascii_other + other;
+            }
+        }
+        self.ascii_latin = latin;
+        self.ascii_other = other;
     }
 
     /// Gives the candidates that read `b` as the apostrophe after the first letter of a word,
@@ -930,14 +1011,17 @@ impl Detector {
     /// Every live (encoding, language) candidate's total cost, with the priors and the
     /// top-level domain's bonuses.
     fn best_costs(&self, tld: Option<&[u8]>) -> Vec<(&'static Encoding, Cost)> {
-        let (fallback, languages) = tld_info(tld);
+        let (fallback, languages, elsewhere) = tld_info(tld);
         // Only a known domain's usual encoding gets a bonus (windows-1252 is the fallback of
         // unknown and generic ones for ASCII-only input, not a hint).
         let hinted = languages != 0 || fallback != WINDOWS_1252;
         let all = Encoding::all();
-        let adjust = |cost: Cost, prior: Cost, language: u8, encoding: &'static Encoding| {
-            let mut c = cost.saturating_add(prior + TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS);
-            if languages & (1 << language) != 0 {
+        // `index`: the encoding's position in `Encoding::all()`.
+        let adjust = |cost: Cost, language: u8, index: usize| {
+            let encoding = all[index];
+            let mut c = cost.saturating_add(TLD_LANGUAGE_BONUS + TLD_ENCODING_BONUS);
+            // The domain's languages, in the encodings its pages used for them.
+            if languages & (1 << language) != 0 && elsewhere & (1 << index) == 0 {
                 c -= TLD_LANGUAGE_BONUS;
             }
             if hinted && encoding == fallback {
@@ -948,38 +1032,41 @@ impl Detector {
         let mut out = Vec::with_capacity(self.live_len + 5);
         for &k in &self.live[..self.live_len] {
             let c = &SINGLE_BYTE[k as usize];
-            let e = all[c.encoding as usize];
-            out.push((e, adjust(self.single_total(k as usize), 0, c.language, e)));
+            let i = usize::from(c.encoding);
+            out.push((all[i], adjust(self.single_total(k as usize), c.language, i)));
         }
         for (kind, s) in CJK.iter().zip(&self.cjk) {
             if s.cost != DEAD {
                 let e = kind.encoding();
-                out.push((e, adjust(self.cjk_total(*kind, s), 0, kind.language(), e)));
+                let i = all.iter().position(|&x| x == e).unwrap_or(0);
+                out.push((e, adjust(self.cjk_total(*kind, s), kind.language(), i)));
             }
         }
         out
     }
 }
 
-/// The usual encoding of a top-level domain's pages and the languages spoken there (bit `i`
-/// for `model::LANGUAGES[i]`); windows-1252 and none for an unknown or generic domain.
-fn tld_info(tld: Option<&[u8]>) -> (&'static Encoding, u64) {
+/// The usual encoding of a top-level domain's pages, the languages spoken there (bit `i`
+/// for `model::LANGUAGES[i]`) and the encodings its pages did not use for them (bit `i` for
+/// `Encoding::all()[i]`: ISO-8859-16 outside Romania); windows-1252 and none for an unknown
+/// or generic domain.
+fn tld_info(tld: Option<&[u8]>) -> (&'static Encoding, u64, u64) {
     let Some(tld) = tld else {
-        return (WINDOWS_1252, 0);
+        return (WINDOWS_1252, 0, 0);
     };
     let mut buf = [0u8; 8];
     if tld.len() > buf.len() {
-        return (WINDOWS_1252, 0);
+        return (WINDOWS_1252, 0, 0);
     }
     let lower = &mut buf[..tld.len()];
     lower.copy_from_slice(tld);
     lower.make_ascii_lowercase();
     match model::TLDS.binary_search_by(|(t, ..)| (*t).cmp(&*lower)) {
         Ok(i) => {
-            let (_, languages, encoding) = model::TLDS[i];
-            (Encoding::all()[encoding as usize], languages)
+            let (_, languages, encoding, elsewhere) = model::TLDS[i];
+            (Encoding::all()[encoding as usize], languages, elsewhere)
         }
-        Err(_) => (WINDOWS_1252, 0),
+        Err(_) => (WINDOWS_1252, 0, 0),
     }
 }
 
