@@ -19,7 +19,11 @@
 #   --bin PATH [ARGS...] --   any static x86-64 binary with its arguments (repeatable; built
 #                    elsewhere, e.g. with RUSTFLAGS="-C target-feature=+crt-static"), run after
 #                    the smoke check instead of the cargo-built tests.
-#   --cpu MODEL      the Bochs CPU model (default tigerlake; corei7_icelake also has VBMI2).
+#                    They run in crates/textcodec of the repository (--repo), whose data/ is there.
+#   --repo DIR       the repository whose tests are built and whose data/ goes into the guest
+#                    (default: this one), e.g. another worktree.
+#   --cpu MODEL      the Bochs CPU model (default tigerlake: AVX512F/CD/DQ/BW/VL/IFMA/VBMI/VBMI2/
+#                    VP2INTERSECT; corei7_skylake_x has F/CD/DQ/BW/VL only).
 #   --timeout SECS   kill the emulator after this long (default 3600).
 #   -- TEST_ARGS     passed to every test binary after the filter (e.g. --test-threads=1).
 #
@@ -43,6 +47,7 @@ cache=$repo/target/avx512-emu
 cpu_model=tigerlake
 timeout_secs=3600
 smoke_only=0
+src_repo=$repo
 lib_filter='simd::'
 tests=()
 tests_default=1
@@ -64,6 +69,7 @@ while [ $# -gt 0 ]; do
             while [ $# -gt 0 ] && [ "$1" != -- ]; do spec+=" $(printf '%q' "$1")"; shift; done
             bins+=("$spec") ;;
         --cpu) cpu_model=$2; shift ;;
+        --repo) src_repo=$(realpath "$2"); shift ;;
         --timeout) timeout_secs=$2; shift ;;
         --) shift; test_args=("$@"); break ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -125,6 +131,7 @@ runs=$cache/runs.txt
 q_args=""
 for a in "${test_args[@]}"; do q_args+=" $(printf '%q' "$a")"; done
 add_run() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$runs"; }
+crate_dir=$src_repo/crates/textcodec
 guest_bins=() # host paths copied into the initramfs's /bin/t/
 add_run smoke / "/bin/t/avx512-smoke"
 add_run smoke-wrong / "/bin/t/avx512-smoke --wrong"
@@ -137,7 +144,7 @@ if [ "$smoke_only" = 0 ] && [ ${#bins[@]} -gt 0 ]; then
         name=$(basename "$path")
         cmd="/bin/t/$name"
         for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
-        add_run "$name" / "$cmd$q_args"
+        add_run "$name" "$crate_dir" "$cmd$q_args"
         guest_bins+=("$path")
     done
 elif [ "$smoke_only" = 0 ]; then
@@ -147,14 +154,13 @@ elif [ "$smoke_only" = 0 ]; then
     if [ ${#cargo_args[@]} -gt 0 ]; then
         log "building ${cargo_args[*]} (static, release)"
         # The executables' paths, from cargo's JSON messages.
-        mapfile -t exes < <(cargo test -p textcodec --release --target "$target" "${cargo_args[@]}" \
+        mapfile -t exes < <(cd "$src_repo" && cargo test -p textcodec --release --target "$target" "${cargo_args[@]}" \
             --no-run --message-format=json 2>/dev/null |
             python3 -c 'import json,sys
 for l in sys.stdin:
     m=json.loads(l)
     if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["kind"]!=["bin"]:
         print(m["target"]["name"]+"\t"+("lib" if m["profile"]["test"] and "lib" in m["target"]["kind"] else "test")+"\t"+m["executable"])')
-        crate_dir=$repo/crates/textcodec
         for line in "${exes[@]}"; do
             IFS=$'\t' read -r tname kind exe <<< "$line"
             if [ "$kind" = lib ]; then
@@ -182,10 +188,10 @@ mkdir -p "$work/initrd/bin/t" "$work/initrd/proc" "$work/initrd/sys" "$work/init
 cp "$busybox" "$work/initrd/bin/busybox"
 for b in "${guest_bins[@]}"; do cp "$b" "$work/initrd/bin/t/"; done
 cp "$runs" "$work/initrd/runs.txt"
-if [ "$smoke_only" = 0 ] && [ ${#bins[@]} -eq 0 ]; then
+if [ "$smoke_only" = 0 ]; then
     # The tests read data/ through CARGO_MANIFEST_DIR: the same absolute path in the guest.
-    mkdir -p "$work/initrd$repo/data" "$work/initrd$repo/crates/textcodec"
-    cp -r data/whatwg data/corpus "$work/initrd$repo/data/"
+    mkdir -p "$work/initrd$src_repo/data" "$work/initrd$crate_dir"
+    cp -r "$src_repo/data/whatwg" "$src_repo/data/corpus" "$work/initrd$src_repo/data/"
 fi
 cat > "$work/initrd/init" <<'EOF'
 #!/bin/busybox sh
@@ -220,7 +226,7 @@ prompt 0
 timeout 0
 label t
   kernel vmlinuz
-  append initrd=initrd.gz earlyprintk=serial,ttyS0,115200 console=ttyS0,115200 loglevel=${AVX512_LOGLEVEL:-4} nokaslr clearcpuid=pku,ospke,xsaves,xsavec nopcid noinvpcid ibt=off no5lvl mitigations=off tsc=unstable
+  append initrd=initrd.gz earlyprintk=serial,ttyS0,115200 console=ttyS0,115200 loglevel=${AVX512_LOGLEVEL:-4} nokaslr clearcpuid=pku,ospke,xsaves,xsavec,rdpid,umip,fsrm,gfni,vaes,vpclmulqdq,avx512_vnni,avx512_bitalg,avx512_vpopcntdq,movdiri,movdir64b,serialize,la57,sha_ni,clwb,clflushopt,fsgsbase,avx512_vp2intersect,md_clear,flush_l1d,arch_capabilities split_lock_detect=off nopcid noinvpcid ibt=off no5lvl mitigations=off tsc=unstable
 EOF
 xorriso -as mkisofs -quiet -o "$work/boot.iso" -b isolinux/isolinux.bin -c isolinux/boot.cat \
     -no-emul-boot -boot-load-size 4 -boot-info-table "$work/iso" 2>/dev/null
@@ -274,7 +280,7 @@ log "emulator ran $(( $(date +%s) - t0 )) s"
 # --- verdict -----------------------------------------------------------------------------------
 status=0
 grep -q '^test-avx512: DONE' "$work/serial.log" || { log "the guest did not finish (see $work/serial.log, $work/bochs.log)"; status=1; }
-grep -q 'cpuinfo avx512 flags: .*avx512vbmi2' "$work/serial.log" || { log "the guest's /proc/cpuinfo lacks avx512vbmi2"; status=1; }
+grep -q 'cpuinfo avx512 flags: .*avx512_vbmi2' "$work/serial.log" || { log "the guest's /proc/cpuinfo lacks avx512vbmi2"; status=1; }
 while IFS=$'\t' read -r name _ _; do
     rc=$(sed -n "s/^test-avx512: RESULT $name rc=\([0-9]*\).*/\1/p" "$work/serial.log" | tr -d '\r' | head -1)
     if [ -z "$rc" ]; then
