@@ -15,8 +15,14 @@ fn detected() -> [(&'static str, bool); 5] {
         ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
         ("avx512bw", std::arch::is_x86_feature_detected!("avx512bw")),
         ("avx512vl", std::arch::is_x86_feature_detected!("avx512vl")),
-        ("avx512vbmi", std::arch::is_x86_feature_detected!("avx512vbmi")),
-        ("avx512vbmi2", std::arch::is_x86_feature_detected!("avx512vbmi2")),
+        (
+            "avx512vbmi",
+            std::arch::is_x86_feature_detected!("avx512vbmi"),
+        ),
+        (
+            "avx512vbmi2",
+            std::arch::is_x86_feature_detected!("avx512vbmi2"),
+        ),
     ]
 }
 
