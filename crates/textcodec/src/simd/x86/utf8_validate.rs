@@ -6,24 +6,23 @@ use super::*;
 ///
 /// The blocks are checked with the lookup algorithm of Keiser and Lemire ("Validating UTF-8
 /// In Less Than One Instruction Per Byte", 2021), which flags exactly the byte pairs and
-/// triples that the spec's UTF-8 decoder rejects. Bytes are stored only once they are known
-/// to be complete, valid UTF-8 (a block once the block after it passed), so nothing past the
-/// valid prefix is ever written and nothing of the caller's is read or put back. The exact
-/// end of the valid prefix is found by the scalar validator from the last character boundary
-/// before the first block with a flag.
+/// triples that the spec's UTF-8 decoder rejects. A block with a flag is not copied; the exact
+/// end of the valid prefix is then found by the scalar validator from the last character
+/// boundary before that block.
 #[inline]
 pub(crate) fn copy_valid_utf8_avx2(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
         return scalar::copy_valid_utf8(src, dst);
     }
-    let stored = core::cell::Cell::new(0);
+    let tail = core::cell::Cell::new(0);
     // SAFETY: AVX2 is present and `dst` is at least as long as `src`.
-    let checked = unsafe { validate_blocks_avx2::<true>(src, dst, &stored) };
-    let (b, stored) = (last_boundary(src, checked), stored.get());
-    // The bytes checked but not stored, up to the last character boundary (they are
-    // complete and valid; the character there may not be).
-    if stored < b {
-        dst[stored..b].copy_from_slice(&src[stored..b]);
+    let checked = unsafe { validate_blocks_avx2::<true>(src, dst, &tail) };
+    let b = last_boundary(src, checked);
+    if b < checked {
+        // The last block copied ends inside a character, which may not be complete: its
+        // bytes there are put back (the last block's last four bytes were kept in `tail`).
+        let kept = tail.get().to_le_bytes();
+        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
     }
     b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
 }
@@ -253,46 +252,28 @@ pub(super) unsafe fn lookup64(s: *const u8, i: usize, t: (__m256i, __m256i, __m2
     }
 }
 
-/// With `COPY`, copies the bytes of `s` from `stored` to `to` (a multiple of 32 bytes, all
-/// complete, valid UTF-8) to `d`, and moves `stored` to `to`; without, nothing.
-///
-/// The bytes are loaded again rather than kept in registers from the check: the loads are
-/// cheap, the registers the check needs are not (the pointer goes through `black_box` so
-/// that the compiler does not keep the checked blocks alive, and spill them, to reuse them).
+/// With `COPY`, stores the 64 bytes `a`, `b` at `d + i`, keeping in `tail` the four bytes
+/// they overwrite last (to put back if the block ends inside a character that is not
+/// complete); without, nothing.
 ///
 /// # Safety
-/// AVX2 must be present; with `COPY` the bytes from `stored` to `to` are in bounds of `s`
-/// and of `d`.
+/// AVX2 must be present; with `COPY` the 64 bytes at `d + i` are readable and writable.
 #[inline(always)]
-pub(super) unsafe fn flush_to<const COPY: bool>(
-    s: *const u8,
+pub(super) unsafe fn store64_if<const COPY: bool>(
     d: *mut u8,
-    stored: &core::cell::Cell<usize>,
-    to: usize,
+    i: usize,
+    a: __m256i,
+    b: __m256i,
+    tail: &core::cell::Cell<u32>,
 ) {
-    if !COPY {
-        return;
-    }
-    let mut j = stored.get();
-    debug_assert!(j <= to && (to - j) % 32 == 0);
-    let s = core::hint::black_box(s);
-    // SAFETY (both loops): the caller's contract; unaligned loads and stores.
-    while j + 64 <= to {
+    if COPY {
+        // SAFETY: the caller's contract; an unaligned load, unaligned stores.
         unsafe {
-            let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
-            let b = _mm256_loadu_si256(s.add(j + 32) as *const __m256i);
-            _mm256_storeu_si256(d.add(j) as *mut __m256i, a);
-            _mm256_storeu_si256(d.add(j + 32) as *mut __m256i, b);
-        }
-        j += 64;
-    }
-    if j < to {
-        unsafe {
-            let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
-            _mm256_storeu_si256(d.add(j) as *mut __m256i, a);
+            tail.set(core::ptr::read_unaligned(d.add(i + 60) as *const u32));
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+            _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
         }
     }
-    stored.set(to);
 }
 
 /// The flags of malformed pairs and triples in `input`, given the block before it.
@@ -336,11 +317,9 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 
 /// Validates whole 32-byte blocks, copying them to `dst` if `COPY`; returns the length of the
 /// blocks that passed (everything before it is valid UTF-8 but for, possibly, a character cut
-/// at its end). With `COPY`, `stored` is where the bytes copied end (from 0): a character
-/// boundary, all complete and valid before it. A block is copied once the bytes after it
-/// passed (they complete its last character), or at once if it ends at a character boundary
-/// (ASCII, or two-byte characters without a lead at its end); nothing after `stored` is ever
-/// written.
+/// at its end), which is where the last block copied ends; `tail` keeps the four bytes of
+/// `dst` that block overwrote last, unless it is ASCII (then it ends at a character boundary
+/// and nothing is put back).
 ///
 /// Blocks of 64 bytes go one of three ways:
 /// - ASCII: a test of the sign bits, then a run of ASCII at 128 bytes per test.
@@ -361,13 +340,12 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 ///   leads. After an error test fails the first flagged block is found again.
 ///
 /// # Safety
-/// AVX2 must be present, `stored` 0, and with `COPY` `dst` must be at least as long as
-/// `src`.
+/// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
     src: &[u8],
     dst: &mut [u8],
-    stored: &core::cell::Cell<usize>,
+    tail: &core::cell::Cell<u32>,
 ) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -376,22 +354,8 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    // SAFETY: callers pass to <= n = src.len() (<= dst.len() with COPY, the contract).
-    let flush = |to: usize| unsafe { flush_to::<COPY>(s, d, stored, to) };
-    // Stores the 64 bytes `a`, `b` at `i`, complete and valid, with everything before them
-    // stored.
-    let store64 = |i: usize, a: __m256i, b: __m256i| {
-        if COPY {
-            debug_assert_eq!(stored.get(), i);
-            // SAFETY: callers pass i + 64 <= n = src.len() <= dst.len() with COPY (the
-            // contract); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
-                _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
-            }
-            stored.set(i + 64);
-        }
-    };
+    let store64 =
+        |i: usize, a: __m256i, b: __m256i| unsafe { store64_if::<COPY>(d, i, a, b, tail) };
     // The end of a run of ASCII from `i`, checked (and copied) 128 bytes per test, nothing
     // else to track (an ASCII byte neither ends nor starts a sequence).
     let ascii_run = |mut i: usize| -> usize {
@@ -409,7 +373,8 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             if _mm256_movemask_epi8(any) != 0 {
                 break;
             }
-            // Blocks of ASCII end at a character boundary: stored at once.
+            // Blocks of ASCII end at a character boundary: the caller's bytes under them
+            // are never put back, and `tail` need not keep them.
             if COPY {
                 // SAFETY: i + 128 <= n = src.len() <= dst.len() with COPY (the caller's
                 // contract); unaligned stores.
@@ -418,7 +383,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
                         _mm256_storeu_si256(d.add(i + 32 * k) as *mut __m256i, x);
                     }
                 }
-                stored.set(i + 128);
             }
             i += 128;
         }
@@ -453,9 +417,14 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             let mask = |v: __m256i| _mm256_movemask_epi8(v) as u32 as u64;
             let non_ascii = mask(a) | mask(b) << 32;
             if non_ascii | pending == 0 {
-                // ASCII after a character boundary: stored at once, as in `ascii_run`.
-                flush(i);
-                store64(i, a, b);
+                // ASCII: as in `ascii_run`, nothing for `tail` to keep.
+                // SAFETY: i + 64 <= n = src.len() <= dst.len() with COPY; unaligned stores.
+                if COPY {
+                    unsafe {
+                        _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                        _mm256_storeu_si256(d.add(i + 32) as *mut __m256i, b);
+                    }
+                }
                 i = ascii_run(i + 64);
                 continue;
             }
@@ -468,13 +437,8 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             let v = lead(a) | lead(b) << 32;
             // `pending` is 0 or 1 and bit 0 of `v << 1` is clear: the sum is their union.
             if (c ^ ((v << 1) + pending)) | (non_ascii ^ (v | c)) == 0 {
-                // Everything before the block is complete; the block too unless it ends
-                // with a lead.
-                flush(i);
+                store64(i, a, b);
                 pending = v >> 63;
-                if pending == 0 {
-                    store64(i, a, b);
-                }
                 i += 64;
                 continue;
             }
@@ -487,7 +451,7 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             if _mm256_testz_si256(err, err) == 0 {
                 return i;
             }
-            flush(i);
+            store64(i, a, b);
             // Three- and four-byte lead bytes (no C0 or C1: the lookup check flags them).
             let long_leads = non_ascii & !c & !v;
             pending = v >> 63;
@@ -503,7 +467,7 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
         // registers).
         // SAFETY: AVX2 is present and with COPY dst.len() >= src.len() (this function's
         // contract); i <= n.
-        match unsafe { lookup_blocks_avx2::<COPY>(src, dst, i, stored) } {
+        match unsafe { lookup_blocks_avx2::<COPY>(src, dst, i, tail) } {
             Err(j) => return j,
             Ok(j) => {
                 i = j;
@@ -521,7 +485,14 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             if _mm256_testz_si256(err, err) == 0 {
                 return i;
             }
-            flush(i);
+            // SAFETY: i + 64 <= n = src.len(); unaligned loads.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i) as *const __m256i),
+                    _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+                )
+            };
+            store64(i, a, b);
             i += 64;
         }
         break;
@@ -559,7 +530,13 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             // Non-zero where the block ends inside a multi-byte sequence.
             prev_incomplete = _mm256_subs_epu8(input, incomplete_max);
         }
-        flush(i);
+        if COPY {
+            // SAFETY: as for the load above.
+            unsafe {
+                tail.set(core::ptr::read_unaligned(d.add(i + 28) as *const u32));
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, input);
+            }
+        }
         prev_input = input;
         i += 32;
     }
@@ -573,15 +550,15 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
 /// with fewer than MIXED bytes left.
 ///
 /// # Safety
-/// AVX2 must be present, i <= src.len(), `stored` (as in [`validate_blocks_avx2`]) at most
-/// `i` and a multiple of 32, and with `COPY` `dst` must be at least as long as `src`.
+/// AVX2 must be present, i <= src.len(), and with `COPY` `dst` must be at least as long as
+/// `src`.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     src: &[u8],
     dst: &mut [u8],
     mut i: usize,
-    stored: &core::cell::Cell<usize>,
+    tail: &core::cell::Cell<u32>,
 ) -> Result<usize, usize> {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -590,9 +567,27 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
     // with COPY, the caller's contract).
     let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
-    // With COPY, the bytes before `to` (complete and valid) copied.
-    // SAFETY: callers pass to <= n = src.len() (<= dst.len() with COPY, the contract).
-    let flush = |to: usize| unsafe { flush_to::<COPY>(s, d, stored, to) };
+    // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY; `tail`
+    // keeps the caller's four bytes that the last block overwrites (read before any store
+    // of this copy reaches them), once per copy rather than once per block.
+    let copy_blocks = |g: usize, len: usize| {
+        if !COPY || len == 0 {
+            return;
+        }
+        // SAFETY: g + len <= n = src.len() <= dst.len() (with COPY, the caller's contract)
+        // and len >= 64; an unaligned load.
+        tail.set(unsafe { core::ptr::read_unaligned(d.add(g + len - 4) as *const u32) });
+        for j in (g..g + len).step_by(64) {
+            // SAFETY: j + 64 <= g + len <= n = src.len() (<= dst.len() with COPY, the
+            // caller's contract); unaligned loads and stores.
+            unsafe {
+                let a = _mm256_loadu_si256(s.add(j) as *const __m256i);
+                let b = _mm256_loadu_si256(s.add(j + 32) as *const __m256i);
+                _mm256_storeu_si256(d.add(j) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(j + 32) as *mut __m256i, b);
+            }
+        }
+    };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
     const MIXED: usize = 512;
@@ -661,13 +656,14 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
         block(i + 384);
         block(i + 448);
         if _mm256_testz_si256(err, err) == 0 {
-            // The caller copies the blocks before the first flagged one.
-            return Err(first_flagged(i, MIXED));
+            // The blocks before the first flagged one are valid: copied.
+            let j = first_flagged(i, MIXED);
+            copy_blocks(i, j - i);
+            return Err(j);
         }
-        // Valid: copied but for the last block, which may end inside a character (nothing
-        // is stored before the test, past the valid prefix).
+        // Valid: copied (nothing is stored before the test, past the valid prefix).
+        copy_blocks(i, MIXED);
         i += MIXED;
-        flush(i - 64);
         let long = _mm256_subs_epu8(last, ge_e0);
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
@@ -703,10 +699,12 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 last = _mm256_max_epu8(a, b);
             }
             if _mm256_testz_si256(err, err) == 0 {
-                return Err(first_flagged(i, 256));
+                let j = first_flagged(i, 256);
+                copy_blocks(i, j - i);
+                return Err(j);
             }
+            copy_blocks(i, 256);
             i += 256;
-            flush(i - 64);
             let long = _mm256_subs_epu8(last, ge_e0);
             if _mm256_testz_si256(long, long) != 0 {
                 break;
