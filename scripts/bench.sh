@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs the criterion benchmarks of textcodec against encoding_rs (crates/textcodec/benches/
 # codecs.rs) for several rounds and prints the Markdown table of scripts/bench_table.py.
+# On the Unicode workloads simdutf is measured in the same run (function `simdutf`, columns
+# "simdutf" and "vs simdutf"); scripts/simdutf-goals.sh measures issue 16's goals against it
+# with per-thread CPU time.
 #
 # Usage: scripts/bench.sh [--rounds N] [--quick] [--no-fast] [--update-doc] [--out DIR]
 #                         [FILTER] [-- CRITERION_ARGS...]
@@ -18,8 +21,8 @@
 # default features, interleaved per workload), then, unless --no-fast, the CJK encode
 # workloads built with `--features bench-er-fast` (textcodec again, and encoding_rs with
 # fast-legacy-encode). Each round has its own CRITERION_HOME, so nothing stale is read.
-# The full suite (1,010 measurements, 120 of them the error-dense inputs `dense-*`) takes about
-# 27 minutes per round on 2 shared cores;
+# The full suite (1,448 measurements, 120 of them the error-dense inputs `dense-*`, 204
+# simdutf's) takes about 35 minutes per round on 2 shared cores;
 # --quick (306) about 9.
 set -euo pipefail
 
@@ -69,11 +72,7 @@ build() { # build DEST [CARGO_ARGS...]
     local dest="$1"; shift
     local exe
     exe=$(cargo bench -p textcodec --bench codecs --no-run --message-format=json "$@" \
-        | python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "codecs":
-        print(m["executable"])')
+        | python3 "$root/scripts/bench_executable.py" codecs)
     [ -n "$exe" ] || { echo "bench.sh: build failed" >&2; exit 1; }
     cp "$exe" "$dest"
 }

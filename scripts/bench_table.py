@@ -11,6 +11,12 @@ ratios textcodec / encoding_rs (above 1: textcodec is faster); ratios are taken 
 round because both functions of a workload run back to back there. Geometric means of
 the ratios are given per category and overall (the error-dense workloads, inputs named
 `dense-*`, apart), then the workloads where textcodec is furthest behind.
+
+Where simdutf was measured (the Unicode workloads, issue 16), **vs simdutf** is textcodec /
+simdutf the same way, and for UTF-8 to UTF-8 **vs bar** is textcodec / the slower of
+`memcpy` and simdutf's validation alone (`validate_utf8/INPUT/UTF-8`, function `simdutf`),
+the bar of the issue's goal. scripts/simdutf-goals.sh measures the same goals with
+per-thread CPU time, interleaved.
 """
 
 import argparse
@@ -22,7 +28,8 @@ import sys
 
 TC, ER = "textcodec", "encoding_rs"
 TC_FAST, ER_FAST = "textcodec_fastrun", "encoding_rs_fast"
-EXTRAS = ["std", "simdutf8", "simdutf8_only", "memcpy"]
+EXTRAS = ["std", "simdutf8", "simdutf8_only", "memcpy", "simdutf"]
+SU = "simdutf"
 CJK = {"Shift_JIS", "EUC-JP", "ISO-2022-JP", "EUC-KR", "GBK", "gb18030", "Big5"}
 
 DIRECTION_TITLE = {
@@ -62,6 +69,8 @@ def category(group):
         return (50, "Pure ASCII (ascii.html)")
     if enc == "x-user-defined":
         return (40, "x-user-defined (binary.jpg)")
+    if direction == "validate_utf8":
+        return (20 + len(DIRECTIONS), "UTF-8 validation alone (`utf8_valid_up_to`)")
     if enc == "UTF-8":
         title = {
             "decode_utf8": "UTF-8 to UTF-8 (validate and copy)",
@@ -157,6 +166,20 @@ def main():
     def ratio(g, a, b):
         return median_or_none(per_round_ratios(g, a, b))
 
+    def bar_ratio(g):
+        """UTF-8 to UTF-8: textcodec / the slower of memcpy and simdutf's validation alone
+        (measured in the group validate_utf8 of the same input, same round)."""
+        direction, inp, enc = g.split("/", 2)
+        if direction != "decode_utf8" or enc != "UTF-8":
+            return None
+        v = f"validate_utf8/{inp}/{enc}"
+        rs = []
+        for r in rounds:
+            if (g, TC) in r and (g, "memcpy") in r and (v, SU) in r:
+                bar = min(mbps(*r[(g, "memcpy")]), mbps(*r[(v, SU)]))
+                rs.append(mbps(*r[(g, TC)]) / bar)
+        return median_or_none(rs)
+
     def spread(g):
         """max / min - 1 of the per-round ratios: how much the rounds disagree."""
         rs = per_round_ratios(g, TC, ER)
@@ -168,6 +191,8 @@ def main():
         row = {fn: median_or_none(speeds(g, fn)) for fn in fns}
         row["ratio"] = ratio(g, TC, ER)
         row["ratio_fast"] = ratio(g, TC_FAST, ER_FAST)
+        row["ratio_su"] = ratio(g, TC, SU)
+        row["ratio_bar"] = bar_ratio(g)
         rows[g] = row
 
     cats = {}
@@ -182,7 +207,9 @@ def main():
         "textcodec / encoding_rs, per round then median (above 1: textcodec is faster). "
         "**vs fast** = textcodec / encoding_rs built with `fast-legacy-encode`, measured "
         "in the separate `bench-er-fast` run. **spread** = median over the category's "
-        "workloads of (largest / smallest per-round ratio - 1), a measure of the noise."
+        "workloads of (largest / smallest per-round ratio - 1), a measure of the noise. "
+        "**vs simdutf** = textcodec / simdutf the same way; **vs bar** (UTF-8 to UTF-8) = "
+        "textcodec / the slower of memcpy and simdutf's validation alone."
     )
     out.append("")
 
@@ -195,7 +222,18 @@ def main():
     if has_fast:
         head += " geomean vs fast |"
         sep += "---:|"
+    has_su = any(rows[g]["ratio_su"] is not None for g in groups)
+    if has_su:
+        head += " geomean vs simdutf | lowest vs simdutf |"
+        sep += "---:|---:|"
     out += [head, sep]
+
+    def su_cells(gs):
+        rs = [rows[g]["ratio_su"] for g in gs if rows[g]["ratio_su"] is not None]
+        if not rs:
+            return " — | — |"
+        return f" {fmt_ratio(geomean(rs))} | {fmt_ratio(min(rs))} |"
+
     all_ratios = []
     dense_ratios = []
     for key in sorted(cats):
@@ -213,6 +251,8 @@ def main():
         if has_fast:
             fr = [rows[g]["ratio_fast"] for g in gs if rows[g]["ratio_fast"] is not None]
             line += f" {fmt_ratio(geomean(fr))} |"
+        if has_su:
+            line += su_cells(gs)
         out.append(line)
     plain = [g for g in groups if not is_dense(category(g))]
     line = f"| **all** | {len(all_ratios)} | **{fmt_ratio(geomean(all_ratios))}** | " + (
@@ -222,6 +262,8 @@ def main():
     if has_fast:
         fr = [rows[g]["ratio_fast"] for g in plain if rows[g]["ratio_fast"] is not None]
         line += f" {fmt_ratio(geomean(fr))} |"
+    if has_su:
+        line += su_cells(plain)
     if all_ratios:
         out.append(line)
     if dense_ratios:
@@ -233,6 +275,8 @@ def main():
         )
         if has_fast:
             line += " — |"
+        if has_su:
+            line += su_cells(dense)
         out.append(line)
     out.append("")
 
@@ -261,12 +305,20 @@ def main():
         gs = cats[key]
         extras = [e for e in EXTRAS if any(e in functions[g] for g in gs)]
         fast = any(ER_FAST in functions[g] for g in gs)
+        su = any(rows[g]["ratio_su"] is not None for g in gs)
+        bar = any(rows[g]["ratio_bar"] is not None for g in gs)
         out.append(f"### {key[1]}")
         out.append("")
         head = "| workload | textcodec | encoding_rs | ratio |"
         sep = "|---|---:|---:|---:|"
         for e in extras:
             head += f" {e} |"
+            sep += "---:|"
+        if su:
+            head += " vs simdutf |"
+            sep += "---:|"
+        if bar:
+            head += " vs bar |"
             sep += "---:|"
         if fast:
             head += " textcodec (fast run) | encoding_rs fast | vs fast |"
@@ -280,6 +332,10 @@ def main():
             )
             for e in extras:
                 line += f" {fmt_speed(row.get(e))} |"
+            if su:
+                line += f" {fmt_ratio(row['ratio_su'])} |"
+            if bar:
+                line += f" {fmt_ratio(row['ratio_bar'])} |"
             if fast:
                 line += (
                     f" {fmt_speed(row.get(TC_FAST))} | {fmt_speed(row.get(ER_FAST))} | "
@@ -289,7 +345,12 @@ def main():
         ratios = [rows[g]["ratio"] for g in gs if rows[g]["ratio"] is not None]
         gm = geomean(ratios)
         out.append("")
-        out.append(f"Geometric mean ratio: **{fmt_ratio(gm)}** over {len(ratios)} workloads.")
+        line = f"Geometric mean ratio: **{fmt_ratio(gm)}** over {len(ratios)} workloads"
+        for key_, label in (("ratio_su", "vs simdutf"), ("ratio_bar", "vs bar")):
+            rs = [rows[g][key_] for g in gs if rows[g][key_] is not None]
+            if rs:
+                line += f"; {label} **{fmt_ratio(geomean(rs))}** (lowest {fmt_ratio(min(rs))})"
+        out.append(line + ".")
         out.append("")
 
     print("\n".join(out))

@@ -2,8 +2,13 @@
 //!
 //! Every workload is one criterion group named `direction/input/encoding`, for example
 //! `decode_utf8/ja.txt/Shift_JIS`, with one function per implementation (`textcodec`,
-//! `encoding_rs`, and for UTF-8 validation also `std`, `simdutf8` and the `memcpy`
-//! physical limit). Both libraries use their streaming calls into buffers allocated
+//! `encoding_rs`, and for UTF-8 to UTF-8 also `std`, `simdutf8` and the `memcpy`
+//! physical limit). On the Unicode workloads simdutf (issue 16) is a third contender,
+//! function `simdutf`: UTF-8 to UTF-8 (validate then copy), UTF-8 to UTF-16, UTF-16 to
+//! UTF-8, UTF-16LE/BE bytes to UTF-8, and the direction `validate_utf8` (validation alone:
+//! `Encoding::utf8_valid_up_to` of both libraries against `simdutf::validate_utf8`). Its
+//! output is checked like textcodec's; it is left out where it rejects the input (the
+//! error-dense inputs). Both libraries use their streaming calls into buffers allocated
 //! before the measurement, sized by their own `max_*_buffer_length`, with `last = true`;
 //! a new decoder or encoder is made in every iteration, as a caller would.
 //!
@@ -45,6 +50,7 @@ const ER: &str = if FAST {
     "encoding_rs"
 };
 
+mod simdutf_safe;
 mod workloads;
 use workloads::{LANGS, SHORT};
 
@@ -341,6 +347,42 @@ fn simdutf8_validate(srcs: &[Vec<u8>]) -> usize {
     n
 }
 
+/// simdutf's `convert` (one of [`simdutf_safe`]'s functions) on each input into `dst`:
+/// the units written.
+fn simdutf_each<T, D>(
+    srcs: &[Vec<T>],
+    dst: &mut [D],
+    convert: fn(&[T], &mut [D]) -> Option<usize>,
+) -> usize {
+    let mut n = 0;
+    for src in srcs {
+        n += convert(black_box(src), dst).expect("simdutf accepted this input before");
+    }
+    n
+}
+
+/// Validation alone, with each library's `utf8_valid_up_to`: the bytes valid.
+fn tc_validate_utf8(srcs: &[Vec<u8>]) -> usize {
+    srcs.iter()
+        .map(|src| textcodec::Encoding::utf8_valid_up_to(black_box(src)))
+        .sum()
+}
+
+fn er_validate_utf8(srcs: &[Vec<u8>]) -> usize {
+    srcs.iter()
+        .map(|src| encoding_rs::Encoding::utf8_valid_up_to(black_box(src)))
+        .sum()
+}
+
+fn simdutf_validate_utf8(srcs: &[Vec<u8>]) -> usize {
+    let mut n = 0;
+    for src in srcs {
+        assert!(simdutf_safe::validate_utf8(black_box(src)));
+        n += src.len();
+    }
+    n
+}
+
 fn memcpy(srcs: &[Vec<u8>], dst: &mut [u8]) -> usize {
     let mut n = 0;
     for src in srcs {
@@ -420,6 +462,45 @@ fn legacy_input(what: &str, name: &str, text: &str) -> Vec<u8> {
     }
 }
 
+/// simdutf as a contender of `g`: its output (each input alone, concatenated) is checked
+/// against `expected` first; if it rejects an input (the error-dense inputs) it is left
+/// out without a warning, if its output differs it is left out with one.
+fn simdutf_contender<T, D: Copy + Default + PartialEq>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    what: &str,
+    srcs: &[Vec<T>],
+    dst_len: usize,
+    convert: fn(&[T], &mut [D]) -> Option<usize>,
+    expected: Option<&[D]>,
+) {
+    let mut dst = vec![D::default(); dst_len];
+    let mut out = Vec::new();
+    for src in srcs {
+        match convert(src, &mut dst) {
+            Some(n) => out.extend_from_slice(&dst[..n]),
+            None => return,
+        }
+    }
+    let Some(expected) = expected else { return };
+    if out != expected {
+        let at = out.iter().zip(expected).take_while(|(a, b)| a == b).count();
+        warn(&format!(
+            "{what}: simdutf output differs from encoding_rs at unit {at} (lengths {} and {}), \
+             not measured",
+            out.len(),
+            expected.len()
+        ));
+        return;
+    }
+    g.bench_function("simdutf", |b| {
+        b.iter(|| simdutf_each(srcs, &mut dst, convert))
+    });
+}
+
+fn longest<T>(srcs: &[Vec<T>]) -> usize {
+    srcs.iter().map(Vec::len).max().unwrap_or(0)
+}
+
 // ---------------------------------------------------------------------------------------
 // Workloads.
 
@@ -490,13 +571,44 @@ impl Bench<'_> {
         }
         g.bench_function(ER, |b| b.iter(|| er_decode_utf8(er, srcs, &mut er_dst)));
         if utf8_extras {
-            let mut dst = vec![0u8; srcs.iter().map(Vec::len).max().unwrap_or(0)];
+            let mut dst = vec![0u8; longest(srcs)];
             g.bench_function("std", |b| b.iter(|| std_validate_copy(srcs, &mut dst)));
             g.bench_function("simdutf8", |b| {
                 b.iter(|| simdutf8_validate_copy(srcs, &mut dst))
             });
             g.bench_function("simdutf8_only", |b| b.iter(|| simdutf8_validate(srcs)));
             g.bench_function("memcpy", |b| b.iter(|| memcpy(srcs, &mut dst)));
+        }
+        let expected = expected.as_deref();
+        match name {
+            "UTF-8" => simdutf_contender(
+                &mut g,
+                &what,
+                srcs,
+                longest(srcs),
+                simdutf_safe::validate_then_copy,
+                expected,
+            ),
+            "UTF-16LE" | "UTF-16BE" => {
+                let units: Vec<Vec<u16>> = srcs.iter().map(|s| simdutf_safe::units_of(s)).collect();
+                let convert = if name == "UTF-16LE" {
+                    simdutf_safe::utf16le_to_utf8
+                } else {
+                    simdutf_safe::utf16be_to_utf8
+                };
+                // Odd lengths (a truncated unit) are an error simdutf cannot see.
+                if srcs.iter().all(|s| s.len() % 2 == 0) {
+                    simdutf_contender(
+                        &mut g,
+                        &what,
+                        &units,
+                        3 * longest(&units),
+                        convert,
+                        expected,
+                    );
+                }
+            }
+            _ => {}
         }
         g.finish();
     }
@@ -545,6 +657,16 @@ impl Bench<'_> {
             g.bench_function(TC, |b| b.iter(|| tc_decode_utf16(tc, srcs, &mut dst)));
         }
         g.bench_function(ER, |b| b.iter(|| er_decode_utf16(er, srcs, &mut er_dst)));
+        if name == "UTF-8" {
+            simdutf_contender(
+                &mut g,
+                &what,
+                srcs,
+                longest(srcs),
+                simdutf_safe::utf8_to_utf16le,
+                expected.as_deref(),
+            );
+        }
         g.finish();
     }
 
@@ -647,6 +769,42 @@ impl Bench<'_> {
             g.bench_function(TC, |b| b.iter(|| tc_encode_utf16(tc, srcs, &mut dst)));
         }
         g.bench_function(ER, |b| b.iter(|| er_encode_utf16(er, srcs, &mut er_dst)));
+        if name == "UTF-8" {
+            simdutf_contender(
+                &mut g,
+                &what,
+                srcs,
+                3 * longest(srcs),
+                simdutf_safe::utf16_to_utf8,
+                expected.as_deref(),
+            );
+        }
+        g.finish();
+    }
+
+    /// UTF-8 validation alone: `Encoding::utf8_valid_up_to` of textcodec and encoding_rs,
+    /// `simdutf::validate_utf8`.
+    fn validate_utf8(&mut self, input: &str, srcs: &[Vec<u8>]) {
+        if !wanted("validate_utf8", "UTF-8") {
+            return;
+        }
+        let what = format!("validate_utf8/{input}/UTF-8");
+        let bytes = srcs.iter().map(Vec::len).sum();
+        let er_valid = er_validate_utf8(srcs);
+        let tc_valid = probe(&what, || tc_validate_utf8(srcs));
+        if tc_valid.is_some_and(|v| v != er_valid) {
+            warn(&format!(
+                "{what}: textcodec finds {tc_valid:?} bytes valid, {ER} {er_valid}"
+            ));
+        }
+        let mut g = self.group(&what, bytes);
+        if tc_valid.is_some() {
+            g.bench_function(TC, |b| b.iter(|| tc_validate_utf8(srcs)));
+        }
+        g.bench_function(ER, |b| b.iter(|| er_validate_utf8(srcs)));
+        if er_valid == bytes {
+            g.bench_function("simdutf", |b| b.iter(|| simdutf_validate_utf8(srcs)));
+        }
         g.finish();
     }
 
@@ -761,8 +919,8 @@ impl Bench<'_> {
         }
     }
 
-    /// The Unicode workloads of one input: UTF-8 to UTF-8 and to UTF-16, UTF-16 (in
-    /// memory) to UTF-8, UTF-16LE and UTF-16BE bytes to UTF-8.
+    /// The Unicode workloads of one input: UTF-8 to UTF-8, UTF-8 validation, UTF-8 to
+    /// UTF-16, UTF-16 (in memory) to UTF-8, UTF-16LE and UTF-16BE bytes to UTF-8.
     fn unicode(&mut self, input: &str, texts: &[String]) {
         let utf8: Vec<Vec<u8>> = texts.iter().map(|t| t.as_bytes().to_vec()).collect();
         let utf16: Vec<Vec<u16>> = texts.iter().map(|t| t.encode_utf16().collect()).collect();
@@ -775,6 +933,7 @@ impl Bench<'_> {
             .map(|u| u.iter().flat_map(|c| c.to_be_bytes()).collect())
             .collect();
         self.decode_utf8(input, "UTF-8", &utf8, true);
+        self.validate_utf8(input, &utf8);
         self.decode_utf16(input, "UTF-8", &utf8);
         self.encode_utf16(input, "UTF-8", &utf16);
         self.decode_utf8(input, "UTF-16LE", &le, false);
