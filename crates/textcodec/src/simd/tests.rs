@@ -574,14 +574,21 @@ fn short_utf8_validation_agrees_with_std() {
     }
 }
 
+/// A byte that is in no UTF-8 text: what the caller's buffer holds past the output.
+const SENTINEL: u8 = 0xFF;
+
 /// Checks the UTF-8 validating copy, and the validation without the copy, of `src`
-/// against the standard library.
+/// against the standard library; nothing past the copy is modified.
 fn check_valid_utf8(src: &[u8]) {
     let want = scalar::valid_utf8_prefix(src);
-    let mut dst = std::vec![0u8; src.len()];
+    let mut dst = std::vec![SENTINEL; src.len()];
     if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
         assert_eq!(got, want, "{:02X?}", src);
         assert_eq!(&dst[..got], &src[..got]);
+        assert!(
+            dst[got..].iter().all(|&b| b == SENTINEL),
+            "written past {got}"
+        );
     }
     #[cfg(target_arch = "x86_64")]
     if detected_level() == Level::Avx2 {
@@ -708,12 +715,54 @@ fn utf8_validation_agrees_with_std() {
         let cut = (x >> 3) as usize % b.len();
         let src = &b[..cut.max(64)];
         let want = scalar::valid_utf8_prefix(src);
-        let mut dst = std::vec![0u8; src.len()];
+        let mut dst = std::vec![SENTINEL; src.len()];
         if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
             assert_eq!(got, want, "{:02X?}", src);
             assert_eq!(&dst[..got], &src[..got]);
+            assert!(
+                dst[got..].iter().all(|&b| b == SENTINEL),
+                "written past {got}"
+            );
         }
     }
+}
+
+/// The dispatched UTF-8 validating copy at every level, into every destination size (the
+/// prefix that fits, nothing modified past it), of text mixing ASCII, markup and two-,
+/// three- and four-byte characters over several 512-byte groups, valid, cut or damaged
+/// at the end of each.
+#[test]
+fn copy_valid_utf8_every_destination_size() {
+    let text = "<td class=\"x\">火星は太陽系の惑星</td> Марс ภาษาไทย 😀 déjà "
+        .repeat(14)
+        .into_bytes();
+    let mut cases = std::vec![text.clone()];
+    for (at, bad) in [(600, 0xC0), (1100, 0x80), (1200, 0xF5)] {
+        let mut b = text.clone();
+        b[at] = bad;
+        cases.push(b);
+    }
+    let mut cut = text.clone();
+    cut.extend(b"\xE7\x81");
+    cases.push(cut);
+    let before = level();
+    for l in all_levels() {
+        set_level(l);
+        for src in &cases {
+            for room in 0..=src.len() {
+                let mut buf = std::vec![SENTINEL; room + 64];
+                let got = copy_valid_utf8(src, &mut buf[..room]);
+                let want = scalar::valid_utf8_prefix(&src[..room.min(src.len())]);
+                assert_eq!(got, want, "{l:?}, room {room}");
+                assert_eq!(&buf[..got], &src[..got], "{l:?}, room {room}");
+                assert!(
+                    buf[got..].iter().all(|&b| b == SENTINEL),
+                    "{l:?}, room {room}: written past {got}"
+                );
+            }
+        }
+    }
+    set_level(before);
 }
 
 /// UTF-8 to Latin-1 (`utf8_to_isomorphic`) at every level against its definition.

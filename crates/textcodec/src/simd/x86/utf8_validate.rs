@@ -543,6 +543,29 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
     i
 }
 
+/// The first 64-byte block with a flag of the `len` bytes at `s + g` (the bytes before `g`
+/// valid), or `g`: out of line and cold, so that the checks before it keep no register
+/// for it (reusing their loads, the compiler would keep the checked blocks alive and spill
+/// them).
+///
+/// # Safety
+/// AVX2 must be present, and the `len` bytes at `s + g` readable (and with `g >= 32` the 32
+/// before them).
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn first_flagged_avx2(s: *const u8, g: usize, len: usize) -> usize {
+    let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
+    for j in (g..g + len).step_by(64) {
+        // SAFETY: j + 64 <= g + len: readable (the contract), as are the 32 before j >= 32.
+        let e = unsafe { lookup64(s, j, tables) };
+        if _mm256_testz_si256(e, e) == 0 {
+            return j;
+        }
+    }
+    g
+}
+
 /// The lookup checks of [`validate_blocks_avx2`] from `i` (the bytes before it valid but for,
 /// possibly, a character cut at `i`), MIXED bytes per error test, then, in runs of blocks
 /// without ASCII, four blocks per test: `Err` with the first block with an error, or `Ok`
@@ -562,11 +585,7 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
 ) -> Result<usize, usize> {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-    let tables = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
-    let (t1h, t1l, t2h) = tables;
-    // SAFETY (both): AVX2 is present; callers pass i + 64 <= n = src.len() (<= dst.len()
-    // with COPY, the caller's contract).
-    let check64 = |i: usize| unsafe { lookup64(s, i, tables) };
+    let (t1h, t1l, t2h) = (table(&BYTE_1_HIGH), table(&BYTE_1_LOW), table(&BYTE_2_HIGH));
     // The `len` bytes at `g` (a multiple of 64, checked valid) copied, with COPY; `tail`
     // keeps the caller's four bytes that the last block overwrites (read before any store
     // of this copy reaches them), once per copy rather than once per block.
@@ -577,6 +596,9 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
         // SAFETY: g + len <= n = src.len() <= dst.len() (with COPY, the caller's contract)
         // and len >= 64; an unaligned load.
         tail.set(unsafe { core::ptr::read_unaligned(d.add(g + len - 4) as *const u32) });
+        // Loaded again through `black_box`: the compiler cannot reuse (and so keep alive,
+        // and spill) the checked blocks.
+        let s = core::hint::black_box(s);
         for j in (g..g + len).step_by(64) {
             // SAFETY: j + 64 <= g + len <= n = src.len() (<= dst.len() with COPY, the
             // caller's contract); unaligned loads and stores.
@@ -604,18 +626,20 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
             },
         )
     };
-    // The first block with a flag of the `len` bytes at `g` (the bytes before `g` are
-    // valid).
-    let first_flagged = |g: usize, len: usize| -> usize {
-        for j in (g..g + len).step_by(64) {
-            let e = check64(j);
-            if _mm256_testz_si256(e, e) == 0 {
-                return j;
-            }
-        }
-        g
-    };
+    // SAFETY: AVX2 is present; callers pass g + len <= n = src.len().
+    let first_flagged = |g: usize, len: usize| unsafe { first_flagged_avx2(s, g, len) };
+    // With COPY, whether the MIXED bytes before `i` passed but are not copied yet: they are
+    // copied during the checks of the next MIXED bytes, block by block (the stores spread
+    // among the checks rather than in a burst after the test), `tail` keeping the caller's
+    // last four bytes under them first (their last character may be cut, and these checks
+    // fail).
+    let mut behind = false;
     while i + MIXED <= n {
+        if COPY && behind {
+            // SAFETY: i - 4 >= 0 and i <= n = src.len() <= dst.len() (with COPY, the
+            // caller's contract); an unaligned load.
+            tail.set(unsafe { core::ptr::read_unaligned(d.add(i - 4) as *const u32) });
+        }
         let mut err = _mm256_setzero_si256();
         let mut last = _mm256_setzero_si256();
         let mut checked = 0;
@@ -646,6 +670,18 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 checked += 1;
             }
             last = _mm256_max_epu8(a, b);
+            if COPY && behind {
+                // The block MIXED bytes before, which passed.
+                // SAFETY: MIXED <= j and j + 64 <= n = src.len() <= dst.len() (with COPY,
+                // the caller's contract); unaligned loads and stores.
+                unsafe {
+                    let k = j - MIXED;
+                    let a = _mm256_loadu_si256(s.add(k) as *const __m256i);
+                    let b = _mm256_loadu_si256(s.add(k + 32) as *const __m256i);
+                    _mm256_storeu_si256(d.add(k) as *mut __m256i, a);
+                    _mm256_storeu_si256(d.add(k + 32) as *mut __m256i, b);
+                }
+            }
         };
         block(i);
         block(i + 64);
@@ -661,12 +697,14 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
             copy_blocks(i, j - i);
             return Err(j);
         }
-        // Valid: copied (nothing is stored before the test, past the valid prefix).
-        copy_blocks(i, MIXED);
+        // Valid: copied during the next checks, or before leaving them (nothing is stored
+        // before the test, past the valid prefix).
         i += MIXED;
+        behind = true;
         let long = _mm256_subs_epu8(last, ge_e0);
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
+            copy_blocks(i - MIXED, MIXED);
             // Only ASCII blocks, or a last block with two-byte characters but no three-
             // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
             // cost little here.)
@@ -675,6 +713,8 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
         if checked < MIXED / 64 {
             continue;
         }
+        copy_blocks(i - MIXED, MIXED);
+        behind = false;
         // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
         // ASCII, until the last of four blocks has no three- or four-byte lead.
         while i + 256 <= n {
@@ -710,6 +750,9 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 break;
             }
         }
+    }
+    if behind {
+        copy_blocks(i - MIXED, MIXED);
     }
     Ok(i)
 }
