@@ -245,7 +245,8 @@ fn utf16_bytes_narrowing_and_widen16_agree_with_scalar() {
     for seed in 0..2000u32 {
         let mut block = [0u8; 16];
         for (k, b) in block.iter_mut().enumerate() {
-            let h = (seed.wrapping_mul(0x9E37_79B9) ^ (k as u32 * 0x85EB_CA6B)).rotate_left(7);
+            let h = (seed.wrapping_mul(0x9E37_79B9) ^ (k as u32).wrapping_mul(0x85EB_CA6B))
+                .rotate_left(7);
             // Mostly ASCII, some high bytes, including 0x80 and 0xFF.
             *b = match h % 7 {
                 0 => 0x80 | (h >> 8) as u8,
