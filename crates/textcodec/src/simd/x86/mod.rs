@@ -5,7 +5,8 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{
-    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
+    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, PACK_UTF8_LANES,
+    TAIL_SHIFT,
 };
 use super::{detected_level, scalar, ByteRun, Level};
 
