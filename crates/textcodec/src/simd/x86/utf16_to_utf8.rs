@@ -47,13 +47,44 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
         if BE {
             w = _mm256_shuffle_epi8(w, swap2);
         }
-        let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
-        if _mm256_testz_si256(top, top) == 0 {
+        if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
+            if ascii_before >= 2 && i + 64 <= src.len() {
+                // A third block of ASCII in a row (markup, English): blocks of 32 units as
+                // long as they are all ASCII, with nothing written past them.
+                // SAFETY: the kept bytes are within dst.
+                unsafe { ahead.restore(d) };
+                let n = ((src.len() - i) / 2).min(room - o);
+                // SAFETY: AVX2 is present; the 2n bytes at i are within src, n <= room - o.
+                let k = unsafe { narrow_blocks_avx2::<true, BE>(s.add(i), n, &mut dst[o..room]) };
+                i += 2 * k;
+                o += k;
+                // SAFETY: o <= room.
+                unsafe { ahead.renew(d, o) };
+                if k != 0 {
+                    ascii_before = 0;
+                    continue;
+                }
+            }
+            ascii_before += 1;
+            // ASCII (between letters of Latin text: no exit from a loop to mispredict).
+            let packed = _mm256_packus_epi16(w, w);
+            let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
+            // SAFETY: o + 32 <= room; an unaligned store.
+            unsafe {
+                ahead.advance_past(d, o + 16);
+                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+            };
+            i += 32;
+            o += 16;
+            continue;
+        }
+        if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
             // A unit of U+0800 or above: a three-byte character (CJK, Thai, Vietnamese, a
             // dash or a quotation mark among Latin letters) or a surrogate.
             if o + 48 > room {
                 break;
             }
+            let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
             let sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800u16 as i16));
             ascii_before = 0;
             if _mm256_testz_si256(sur, sur) == 0 {
@@ -81,33 +112,6 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
         let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
         // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
         let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
-        if m == 0 {
-            if ascii_before >= 2 && i + 128 <= src.len() {
-                // A third block of ASCII in a row (markup, English) with more to come:
-                // narrow as long as it lasts (at least these sixteen units).
-                // SAFETY: the kept bytes are within dst.
-                unsafe { ahead.restore(d) };
-                let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..room]);
-                i += 2 * k;
-                o += k;
-                // SAFETY: o <= room.
-                unsafe { ahead.renew(d, o) };
-                ascii_before = 0;
-                continue;
-            }
-            ascii_before += 1;
-            // ASCII (between letters of Latin text: no exit from a loop to mispredict).
-            let packed = _mm256_packus_epi16(w, w);
-            let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-            // SAFETY: o + 32 <= room; an unaligned store.
-            unsafe {
-                ahead.advance(d, o + 16);
-                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
-            };
-            i += 32;
-            o += 16;
-            continue;
-        }
         let pair = _mm256_or_si256(
             _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
             _mm256_slli_epi16::<8>(_mm256_or_si256(
@@ -129,7 +133,7 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             );
             let packed = _mm256_shuffle_epi8(lanes, shuf);
             let (l, h) = (lo.len as usize, hi.len as usize);
-            ahead.advance(d, o + l + h);
+            ahead.advance_past(d, o + l + h);
             _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
             _mm_storeu_si128(
                 d.add(o + l) as *mut __m128i,
@@ -230,8 +234,8 @@ pub(super) unsafe fn utf16x16_to_utf8(
     let low = _mm256_shuffle_epi8(
         w,
         _mm256_setr_epi8(
-            0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,
-            10, 10, 12, 12, 14, 14,
+            0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+            10, 12, 12, 14, 14,
         ),
     );
     let last = _mm256_or_si256(
@@ -284,7 +288,7 @@ pub(super) unsafe fn utf16x16_to_utf8(
             ),
         );
         let end = at + l0 + l1 + l2 + l3;
-        ahead.advance(d, end);
+        ahead.advance_past(d, end);
         let p = d.add(at);
         _mm_storeu_si128(p as *mut __m128i, _mm256_castsi256_si128(a));
         _mm_storeu_si128(p.add(l0) as *mut __m128i, _mm256_castsi256_si128(b));
