@@ -158,6 +158,39 @@ pub(super) static PACK_1_2: [Pack; 256] = {
     out
 };
 
+/// Per key of four UTF-16 code units that are not surrogates (two bits per unit, from the
+/// lowest: bit `2j` set when unit `j` is below U+0080, bit `2j + 1` when it is below U+0800):
+/// a shuffle that compacts four 32-bit lanes holding the unit's UTF-8 bytes in the layout
+/// [three-byte lead, two-byte lead or middle byte, last byte of two or three, the ASCII byte]
+/// (three bytes keep lane bytes 0-2, two bytes 1-2, one byte 3), and the number of bytes kept.
+#[cfg(target_arch = "x86_64")]
+pub(super) static PACK_UTF8_LANES: [Pack; 256] = {
+    let mut out = [NO_PACK; 256];
+    let mut key = 0;
+    while key < 256 {
+        let mut p = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            let (first, last) = match key >> (2 * lane) & 3 {
+                0b11 => (3, 3),
+                0b10 => (1, 2),
+                // 0b01 (ASCII but not below U+0800) does not occur: as three bytes.
+                _ => (0, 2),
+            };
+            let mut j = first;
+            while j <= last {
+                out[key].shuffle[p] = (4 * lane + j) as u8;
+                p += 1;
+                j += 1;
+            }
+            lane += 1;
+        }
+        out[key].len = p as u8;
+        key += 1;
+    }
+    out
+};
+
 /// Shuffle indices that move the last `r` of sixteen bytes to the front, zeros after them:
 /// the sixteen from `16 - r` on.
 pub(super) static TAIL_SHIFT: [u8; 32] = {

@@ -323,6 +323,80 @@ fn kernels_agree_with_scalar_on_every_prefix_and_offset() {
     }
 }
 
+/// Every length up to 130 units and every destination size, with sentinels after the room:
+/// the block kernel writes only valid UTF-8 of the units it read, nothing past it, and stops
+/// only before a surrogate that is not half of a pair, at the end of the room, or in the last
+/// units of the input.
+#[test]
+fn utf16_to_utf8_blocks_every_length_and_room() {
+    if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {
+        return;
+    }
+    let mut x: u32 = 0x2545_F491;
+    // ASCII, two bytes, three bytes, high and low surrogates.
+    let ranges: [(u32, u32); 5] = [
+        (0, 0x80),
+        (0x80, 0x800),
+        (0x800, 0xD800),
+        (0xD800, 0xDC00),
+        (0xDC00, 0xE000),
+    ];
+    for len in 0..=130usize {
+        for round in 0..6 {
+            let mut units = std::vec::Vec::new();
+            while units.len() < len {
+                crate::xorshift32(&mut x);
+                let pick = (x >> 4) as usize % 64;
+                let r = match round {
+                    // Three-byte text with pairs among it; then two-byte, then mixed.
+                    0 | 1 => [2, 2, 2, 2, 2, 2, 0, 1][pick % 8],
+                    2 => [1, 1, 1, 0][pick % 4],
+                    _ => pick % 3,
+                };
+                let (lo, hi) = ranges[r];
+                units.push((lo + (x >> 12) % (hi - lo)) as u16);
+                if pick == 63 || (round == 1 && pick % 8 == 7) {
+                    // A pair, or (rarely) a lone surrogate of either kind.
+                    crate::xorshift32(&mut x);
+                    units.push((0xD800 + x % 0x400) as u16);
+                    match x >> 28 {
+                        0 => {}
+                        1 => units.insert(units.len() - 1, (0xDC00 + (x >> 8) % 0x400) as u16),
+                        _ => units.push((0xDC00 + (x >> 8) % 0x400) as u16),
+                    }
+                }
+            }
+            units.truncate(len);
+            for be in [false, true] {
+                let bytes: std::vec::Vec<u8> = units
+                    .iter()
+                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                    .collect();
+                for room in 0..=3 * len + 20 {
+                    let mut dst = std::vec![0xA5u8; room + 8];
+                    let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst[..room]).unwrap();
+                    assert_eq!(r % 2, 0);
+                    assert!(r <= bytes.len() && w <= room);
+                    let want = std::string::String::from_utf16(&units[..r / 2])
+                        .unwrap_or_else(|_| panic!("{be} {room} {units:04X?}"));
+                    assert_eq!(&dst[..w], want.as_bytes(), "{be} {room} {units:04X?}");
+                    assert!(
+                        dst[w..].iter().all(|&b| b == 0xA5),
+                        "{be} {room} {units:04X?}"
+                    );
+                    let left = &units[r / 2..];
+                    if room >= 3 * len + 64 && !left.is_empty() {
+                        assert!(
+                            left.len() < 8 || (0xD800..0xE000).contains(&left[0]),
+                            "{be} {room} {units:04X?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn utf16_to_utf8_blocks_agree_with_std() {
     if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {

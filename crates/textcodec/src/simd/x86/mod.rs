@@ -5,7 +5,8 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{
-    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3, TAIL_SHIFT,
+    Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3,
+    PACK_UTF8_LANES, TAIL_SHIFT,
 };
 use super::{detected_level, scalar, ByteRun, Level};
 
@@ -252,6 +253,20 @@ impl<const LAZY: bool> Ahead<LAZY> {
                 )
             }
         };
+        self.at = end;
+        self.live = true;
+    }
+
+    /// As [`advance`](Ahead::advance), for stores whose output is at least 16 bytes (`end >=
+    /// at + 16`): the kept bytes are all loaded from `end` on, where nothing is written yet.
+    ///
+    /// # Safety
+    /// The 16 bytes at `d + end` readable.
+    #[inline(always)]
+    unsafe fn advance_past(&mut self, d: *const u8, end: usize) {
+        debug_assert!(end >= self.at + 16);
+        // SAFETY: the caller's contract; an unaligned load.
+        self.v = unsafe { _mm_loadu_si128(d.add(end) as *const __m128i) };
         self.at = end;
         self.live = true;
     }

@@ -2,12 +2,14 @@
 
 use super::*;
 
-/// UTF-16 (big-endian if `BE`) to UTF-8, eight code units at a time, for blocks without
-/// surrogates (AVX2); returns (bytes read, bytes written). Stops at a block with a surrogate
-/// or when `dst` has fewer than 48 bytes of room (32 for the output of a block, 16 for what
-/// its stores write past it, put back); the last fewer than eight units of a `src`
-/// of at least sixteen bytes are converted too (by a load of the sixteen bytes before their
-/// end) unless one of them is a surrogate.
+/// UTF-16 (big-endian if `BE`) to UTF-8, sixteen code units at a time (AVX2); returns (bytes
+/// read, bytes written). Surrogate pairs are converted one unit at a time within the block
+/// of sixteen that has them; the kernel stops before a surrogate that is not half of a pair
+/// in `src` (a lone one, or a high surrogate whose low one is past the end), and when `dst`
+/// has fewer than 48 bytes of room (32 for the output of a block of eight, 16 for what its
+/// stores write past it, put back); the last fewer than eight units of a `src` of at least
+/// sixteen bytes are converted too (by a load of the sixteen bytes before their end) unless
+/// one of them is a surrogate.
 #[inline]
 pub(crate) fn utf16_bytes_to_utf8_avx2<const BE: bool>(
     src: &[u8],
@@ -29,7 +31,7 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     let (mut i, mut o) = (0usize, 0usize);
     let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     let swap2 = _mm256_broadcastsi128_si256(swap);
-    // The blocks write up to 32 bytes of output and up to 16 past it, where the bytes are
+    // The blocks write up to 48 bytes of output and up to 16 past it, where the bytes are
     // kept and put back.
     let room = dst.len().saturating_sub(16);
     if room < 32 {
@@ -39,119 +41,127 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     let mut ahead = unsafe { Ahead::<false>::new(d) };
     // How many blocks of sixteen in a row before this one were all ASCII.
     let mut ascii_before = 0u32;
-    'outer: while i + 16 <= src.len() && o + 32 <= room {
-        while i + 32 <= src.len() && o + 32 <= room {
-            // Sixteen units below U+0800 (ASCII and two-byte characters: Latin, Greek,
-            // Cyrillic, Hebrew, Arabic text) without leaving the loop: each unit's one or two
-            // bytes in its 16-bit lane, compacted by a shuffle per eight lanes.
-            // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
-            let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
-            if BE {
-                w = _mm256_shuffle_epi8(w, swap2);
-            }
-            if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
-                break;
-            }
-            let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
-            // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
-            let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
-            if m == 0 {
-                if ascii_before >= 2 && i + 128 <= src.len() {
-                    // A third block of ASCII in a row (markup, English) with more to come:
-                    // narrow as long as it lasts (at least these sixteen units).
-                    // SAFETY: the kept bytes are within dst.
-                    unsafe { ahead.restore(d) };
-                    let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..room]);
-                    i += 2 * k;
-                    o += k;
-                    // SAFETY: o <= room.
-                    unsafe { ahead.renew(d, o) };
-                    ascii_before = 0;
-                    continue;
-                }
-                ascii_before += 1;
-                // ASCII (between letters of Latin text: no exit from a loop to mispredict).
-                let packed = _mm256_packus_epi16(w, w);
-                let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-                // SAFETY: o + 32 <= room; an unaligned store.
-                unsafe {
-                    ahead.advance(d, o + 16);
-                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
-                };
-                i += 32;
-                o += 16;
-                continue;
-            }
-            let pair = _mm256_or_si256(
-                _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
-                _mm256_slli_epi16::<8>(_mm256_or_si256(
-                    _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
-                    _mm256_set1_epi16(0x80),
-                )),
-            );
-            ascii_before = 0;
-            let lanes = _mm256_blendv_epi8(w, pair, two);
-            let lo = &PACK_1_2[(m & 0xFF) as usize];
-            let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
-            // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= room and
-            // lo.len <= 16, so both 16-byte stores are in bounds (and end at most 8 bytes past
-            // the output, 16 to 32 bytes long).
-            unsafe {
-                let shuf = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
-                    _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
-                );
-                let packed = _mm256_shuffle_epi8(lanes, shuf);
-                let (l, h) = (lo.len as usize, hi.len as usize);
-                ahead.advance(d, o + l + h);
-                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
-                _mm_storeu_si128(
-                    d.add(o + l) as *mut __m128i,
-                    _mm256_extracti128_si256::<1>(packed),
-                );
-                o += l + h;
-            }
-            i += 32;
+    while i + 32 <= src.len() && o + 32 <= room {
+        // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
+        let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
+        if BE {
+            w = _mm256_shuffle_epi8(w, swap2);
         }
-        // A block with a three-byte character: eight units at a time, as long as they hold
-        // three-byte characters (CJK text stays here; a dash among Latin letters does not).
-        loop {
-            if i + 16 > src.len() || o + 32 > room {
-                break 'outer;
-            }
-            // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
-            let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
-            if BE {
-                v = _mm_shuffle_epi8(v, swap);
-            }
-            // Any surrogate (0xD800..=0xDFFF) ends the fast path.
-            let sur = _mm_cmpeq_epi16(
-                _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
-                _mm_set1_epi16(0xD800u16 as i16),
-            );
-            if _mm_movemask_epi8(sur) != 0 {
-                break 'outer;
-            }
-            if _mm_testz_si128(v, _mm_set1_epi16(0xFF80u16 as i16)) != 0 && i + 64 <= src.len() {
-                // ASCII with more to come: narrow as long as it lasts (at least these eight
-                // units).
+        if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
+            if ascii_before >= 2 && i + 64 <= src.len() {
+                // A third block of ASCII in a row (markup, English): blocks of 32 units as
+                // long as they are all ASCII, with nothing written past them.
                 // SAFETY: the kept bytes are within dst.
                 unsafe { ahead.restore(d) };
-                let k = narrow_utf16_bytes_avx2::<BE>(&src[i..], &mut dst[o..room]);
+                let n = ((src.len() - i) / 2).min(room - o);
+                // SAFETY: AVX2 is present; the 2n bytes at i are within src, n <= room - o.
+                let k = unsafe { narrow_blocks_avx2::<true, BE>(s.add(i), n, &mut dst[o..room]) };
                 i += 2 * k;
                 o += k;
                 // SAFETY: o <= room.
                 unsafe { ahead.renew(d, o) };
-                continue;
+                if k != 0 {
+                    ascii_before = 0;
+                    continue;
+                }
             }
-            // SAFETY: AVX2 is present; o + 32 <= room.
-            let (w, three) = unsafe { utf16x8_to_utf8(v, d, &mut ahead, o) };
-            o += w;
-            i += 16;
-            if !three {
+            ascii_before += 1;
+            // ASCII (between letters of Latin text: no exit from a loop to mispredict).
+            let packed = _mm256_packus_epi16(w, w);
+            let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
+            // SAFETY: o + 32 <= room; an unaligned store.
+            unsafe {
+                ahead.advance_past(d, o + 16);
+                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+            };
+            i += 32;
+            o += 16;
+            continue;
+        }
+        if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
+            // A unit of U+0800 or above: a three-byte character (CJK, Thai, Vietnamese, a
+            // dash or a quotation mark among Latin letters) or a surrogate.
+            if o + 48 > room {
                 break;
             }
+            let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
+            let sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800u16 as i16));
+            ascii_before = 0;
+            if _mm256_testz_si256(sur, sur) == 0 {
+                // SAFETY: the kept bytes are within dst.
+                unsafe { ahead.restore(d) };
+                // SAFETY: o + 64 <= dst.len(): the 52 bytes at o are writable.
+                let (r, n, stop) = unsafe { units_to_utf8::<BE>(&src[i..], d.add(o)) };
+                i += r;
+                o += n;
+                // SAFETY: o + 16 <= dst.len() (a block writes at most 49 bytes).
+                unsafe { ahead.renew(d, o) };
+                if stop {
+                    // SAFETY: the kept bytes are within dst.
+                    unsafe { ahead.restore(d) };
+                    return (i, o);
+                }
+                continue;
+            }
+            let below800 = _mm256_cmpeq_epi16(top, _mm256_setzero_si256());
+            // SAFETY: AVX2 is present; o + 64 <= dst.len().
+            o += unsafe { utf16x16_to_utf8(w, below800, d, &mut ahead, o) };
+            i += 32;
+            continue;
         }
+        let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+        // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+        let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+        let pair = _mm256_or_si256(
+            _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+            _mm256_slli_epi16::<8>(_mm256_or_si256(
+                _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+                _mm256_set1_epi16(0x80),
+            )),
+        );
+        ascii_before = 0;
+        let lanes = _mm256_blendv_epi8(w, pair, two);
+        let lo = &PACK_1_2[(m & 0xFF) as usize];
+        let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+        // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= room and
+        // lo.len <= 16, so both 16-byte stores are in bounds (and end at most 8 bytes past
+        // the output, 16 to 32 bytes long).
+        unsafe {
+            let shuf = _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
+                _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
+            );
+            let packed = _mm256_shuffle_epi8(lanes, shuf);
+            let (l, h) = (lo.len as usize, hi.len as usize);
+            ahead.advance_past(d, o + l + h);
+            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
+            _mm_storeu_si128(
+                d.add(o + l) as *mut __m128i,
+                _mm256_extracti128_si256::<1>(packed),
+            );
+            o += l + h;
+        }
+        i += 32;
+    }
+    // Blocks of eight: the last ones of `src`, or where the room left is too small for
+    // sixteen units of three bytes.
+    while i + 16 <= src.len() && o + 32 <= room {
+        // SAFETY: i + 16 <= src.len(): the 16 bytes at i are readable; unaligned load.
+        let mut v = unsafe { _mm_loadu_si128(s.add(i) as *const __m128i) };
+        if BE {
+            v = _mm_shuffle_epi8(v, swap);
+        }
+        let sur = _mm_cmpeq_epi16(
+            _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16)),
+            _mm_set1_epi16(0xD800u16 as i16),
+        );
+        if _mm_movemask_epi8(sur) != 0 {
+            break;
+        }
+        // SAFETY: AVX2 is present; o + 32 <= room.
+        let (w, _) = unsafe { utf16x8_to_utf8(v, d, &mut ahead, o) };
+        o += w;
+        i += 16;
     }
     // Fewer than eight whole units left: loaded as the last sixteen bytes before their end,
     // moved to the front (zero units after them, each one byte of output to leave out).
@@ -192,6 +202,155 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     // SAFETY: the kept bytes are within dst.
     unsafe { ahead.restore(d) };
     (i, o)
+}
+
+/// Sixteen UTF-16 code units (big-endian if `BE`), none a surrogate, in `w`, as UTF-8 at byte
+/// `at` of the kernel's output `d`; `below800` has the lanes of the units below U+0800 set.
+/// Returns the bytes of UTF-8 (18 to 48: one unit at least is U+0800 or above).
+///
+/// As in "Transcoding Billions of Unicode Characters per Second with SIMD Instructions"
+/// (Clausecker and Lemire, 2022): each unit's bytes are built in two 16-bit lanes, the lead
+/// of three bytes with the middle byte (or the lead of two) and the last byte with the ASCII
+/// byte, the lanes interleaved to 32 bits, four units per 128-bit half compacted by a
+/// shuffle looked up by their two-bit classes, four stores.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined), the 64
+/// bytes at `d + at` writable, and the loads of `ahead.advance` within `d`'s bytes.
+#[inline(always)]
+pub(super) unsafe fn utf16x16_to_utf8(
+    w: __m256i,
+    below800: __m256i,
+    d: *mut u8,
+    ahead: &mut Ahead<false>,
+    at: usize,
+) -> usize {
+    let below80 = _mm256_cmpeq_epi16(
+        _mm256_and_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)),
+        _mm256_setzero_si256(),
+    );
+    // Each unit's low byte in both of its bytes, then [10cccccc | 0ccccccc]: the last byte
+    // of two or three (low) and the ASCII byte (high).
+    let low = _mm256_shuffle_epi8(
+        w,
+        _mm256_setr_epi8(
+            0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+            10, 12, 12, 14, 14,
+        ),
+    );
+    let last = _mm256_or_si256(
+        _mm256_and_si256(low, _mm256_set1_epi16(0x7F3F)),
+        _mm256_set1_epi16(0x0080),
+    );
+    // [1110aaaa | 10bbbbbb], the middle byte 110bbbbb (a lead of two) below U+0800.
+    let lead = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_srli_epi16::<12>(w),
+            _mm256_and_si256(_mm256_slli_epi16::<2>(w), _mm256_set1_epi16(0x3F00)),
+        ),
+        _mm256_or_si256(
+            _mm256_set1_epi16(0x80E0u16 as i16),
+            _mm256_and_si256(below800, _mm256_set1_epi16(0x4000)),
+        ),
+    );
+    // Units 0-3 and 8-11; 4-7 and 12-15.
+    let first = _mm256_unpacklo_epi16(lead, last);
+    let second = _mm256_unpackhi_epi16(lead, last);
+    let key = (_mm256_movemask_epi8(below80) as u32 & 0x5555_5555)
+        | (_mm256_movemask_epi8(below800) as u32 & 0xAAAA_AAAA);
+    let p0 = &PACK_UTF8_LANES[(key & 0xFF) as usize];
+    let p1 = &PACK_UTF8_LANES[(key >> 8 & 0xFF) as usize];
+    let p2 = &PACK_UTF8_LANES[(key >> 16 & 0xFF) as usize];
+    let p3 = &PACK_UTF8_LANES[(key >> 24) as usize];
+    let (l0, l1, l2, l3) = (
+        p0.len as usize,
+        p1.len as usize,
+        p2.len as usize,
+        p3.len as usize,
+    );
+    // SAFETY: the shuffles are 16 readable bytes each (unaligned loads); each pack keeps at
+    // most 12 bytes, so the four 16-byte stores are within the 64 bytes at d + at, each
+    // writes over what the one before wrote past its bytes, and the last ends at most 16
+    // bytes past the output.
+    unsafe {
+        let a = _mm256_shuffle_epi8(
+            first,
+            _mm256_loadu2_m128i(
+                p2.shuffle.as_ptr() as *const __m128i,
+                p0.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        let b = _mm256_shuffle_epi8(
+            second,
+            _mm256_loadu2_m128i(
+                p3.shuffle.as_ptr() as *const __m128i,
+                p1.shuffle.as_ptr() as *const __m128i,
+            ),
+        );
+        let end = at + l0 + l1 + l2 + l3;
+        ahead.advance_past(d, end);
+        let p = d.add(at);
+        _mm_storeu_si128(p as *mut __m128i, _mm256_castsi256_si128(a));
+        _mm_storeu_si128(p.add(l0) as *mut __m128i, _mm256_castsi256_si128(b));
+        _mm_storeu_si128(
+            p.add(l0 + l1) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(a),
+        );
+        _mm_storeu_si128(
+            p.add(l0 + l1 + l2) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(b),
+        );
+        end - at
+    }
+}
+
+/// The sixteen UTF-16 code units (big-endian if `BE`) at the start of `src` (at least 32
+/// bytes), one at a time, as UTF-8 at `d`: a block with a surrogate. Returns (bytes read,
+/// bytes written, whether it stopped before a surrogate that is not half of a pair in `src`).
+/// A pair whose high surrogate is the sixteenth unit is read whole (17 units).
+///
+/// # Safety
+/// The 52 bytes at `d` writable (16 units of three bytes, or 15 and a pair).
+#[inline(never)]
+unsafe fn units_to_utf8<const BE: bool>(src: &[u8], d: *mut u8) -> (usize, usize, bool) {
+    let unit = |k: usize| {
+        let pair = [src[k], src[k + 1]];
+        (if BE {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }) as u32
+    };
+    let (mut i, mut o) = (0, 0);
+    let mut stop = false;
+    while i < 32 {
+        let mut cp = unit(i);
+        let mut n = 2;
+        if (0xD800..0xE000).contains(&cp) {
+            let low = if cp < 0xDC00 && i + 4 <= src.len() {
+                unit(i + 2)
+            } else {
+                0
+            };
+            if !(0xDC00..0xE000).contains(&low) {
+                stop = true;
+                break;
+            }
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            n = 4;
+        }
+        let mut bytes = [0u8; 4];
+        let len = char::from_u32(cp)
+            .expect("a scalar value")
+            .encode_utf8(&mut bytes)
+            .len();
+        // SAFETY: at most 52 bytes in all (three per unit, four per pair of units), writable
+        // by the caller's contract; `bytes` and `d` do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), d.add(o), len) };
+        i += n;
+        o += len;
+    }
+    (i, o, stop)
 }
 
 /// Sixteen UTF-16 code units, all below U+0800, in `w`, as UTF-8 at byte `at` of the kernel's
