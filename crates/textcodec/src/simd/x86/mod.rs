@@ -29,6 +29,24 @@ fn has_avx2() -> bool {
     detected_level() >= Level::Avx2
 }
 
+/// Whether the CPU has what the AVX-512 kernels enable (`#[target_feature(enable =
+/// "avx2,avx512f,avx512bw,avx512vl")]`, the features `detected_level` checks for the level).
+#[inline(always)]
+fn has_avx512() -> bool {
+    detected_level() == Level::Avx512
+}
+
+/// The mask of the first `k` of 64 lanes (all of them for `k >= 64`), for AVX-512's masked
+/// loads and stores.
+#[inline(always)]
+fn first_lanes64(k: usize) -> u64 {
+    if k >= 64 {
+        !0
+    } else {
+        (1u64 << k) - 1
+    }
+}
+
 /// 32 bytes 0xFF then 32 bytes 0: the 16 or 32 bytes at `32 - k` select a vector's first `k`
 /// bytes.
 static PREFIX: [u8; 64] = {
