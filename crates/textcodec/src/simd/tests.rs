@@ -190,18 +190,27 @@ fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, us
     None
 }
 
-/// The best level's UTF-8-to-UTF-16 block kernel, if it has one.
-fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
+/// A UTF-8-to-UTF-16 block kernel: (src, start, dst) to (bytes read from start, units
+/// written).
+type Utf8ToUtf16 = fn(&[u8], usize, &mut [u16]) -> (usize, usize);
+
+/// The UTF-8-to-UTF-16 block kernels of the levels this CPU has, with their level.
+fn utf8_to_utf16_kernels() -> std::vec::Vec<(Level, Utf8ToUtf16)> {
+    let mut v: std::vec::Vec<(Level, Utf8ToUtf16)> = std::vec::Vec::new();
     #[cfg(target_arch = "x86_64")]
-    if detected_level() >= Level::Avx2 {
-        return Some(x86::utf8_to_utf16_avx2(src, 0, dst));
+    {
+        if detected_level() >= Level::Avx2 {
+            v.push((Level::Avx2, x86::utf8_to_utf16_avx2));
+        }
+        if detected_level() >= Level::Avx512 {
+            v.push((Level::Avx512, x86::utf8_to_utf16_avx512));
+        }
     }
     #[cfg(target_arch = "aarch64")]
     if detected_level() == Level::Neon {
-        return Some(aarch64::utf8_to_utf16_neon(src, 0, dst));
+        v.push((Level::Neon, aarch64::utf8_to_utf16_neon));
     }
-    let _ = (src, dst);
-    None
+    v
 }
 
 /// The best level's UTF-8 validating copy, if it has one.
@@ -400,9 +409,12 @@ fn utf16_to_utf8_blocks_agree_with_std() {
 
 #[test]
 fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
-    if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-        return;
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        utf8_to_utf16_agrees_with_the_spec_decoder(level, kernel);
     }
+}
+
+fn utf8_to_utf16_agrees_with_the_spec_decoder(level: Level, kernel: Utf8ToUtf16) {
     let pieces = [
         "a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}",
         "\u{D7FF}", "\u{E000}", "\u{FFFF}",
@@ -420,26 +432,33 @@ fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
             let at = (x >> 7) as usize % bytes.len();
             bytes[at] = (x >> 16) as u8;
         }
-        let mut dst = [0u16; 400];
-        let (r, w) = utf8_to_utf16_best(&bytes, &mut dst).unwrap();
+        let mut dst = [0xA5A5u16; 400];
+        let (r, w) = kernel(&bytes, 0, &mut dst);
         let valid = scalar::valid_utf8_prefix(&bytes);
         assert!(
             r <= valid,
-            "read {r} past the valid prefix {valid}: {bytes:02X?}"
+            "{level:?} read {r} past the valid prefix {valid}: {bytes:02X?}"
         );
         let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r])
             .unwrap()
             .encode_utf16()
             .collect();
-        assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
+        assert_eq!(&dst[..w], &want[..], "{level:?} {:02X?}", &bytes[..r]);
+        assert!(
+            dst[w..].iter().all(|&u| u == 0xA5A5),
+            "{level:?} wrote past"
+        );
     }
 }
 
 #[test]
 fn utf8_to_utf16_blocks_convert_every_bmp_character() {
-    if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-        return;
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        utf8_to_utf16_converts_every_bmp_character(level, kernel);
     }
+}
+
+fn utf8_to_utf16_converts_every_bmp_character(level: Level, kernel: Utf8ToUtf16) {
     // Every character of one to three bytes, in order and interleaved with ASCII and
     // two-byte characters at a few strides, so that each lands in mixed blocks and in
     // blocks of three-byte characters alone.
@@ -456,8 +475,12 @@ fn utf8_to_utf16_blocks_convert_every_bmp_character() {
         let (mut i, mut o) = (0, 0);
         let bytes = s.as_bytes();
         while i < bytes.len() {
-            let (r, w) = utf8_to_utf16_best(&bytes[i..], &mut dst[o..]).unwrap();
-            assert_eq!(&dst[o..o + w], &want[o..o + w], "stride {stride} at {i}");
+            let (r, w) = kernel(&bytes[i..], 0, &mut dst[o..]);
+            assert_eq!(
+                &dst[o..o + w],
+                &want[o..o + w],
+                "{level:?} stride {stride} at {i}"
+            );
             if r == 0 {
                 // A character the kernel leaves to the caller (U+0000 is not one).
                 let c = s[i..].chars().next().unwrap();
@@ -469,14 +492,17 @@ fn utf8_to_utf16_blocks_convert_every_bmp_character() {
                 o += w;
             }
         }
-        assert_eq!(&dst[..o], &want[..], "stride {stride}");
+        assert_eq!(&dst[..o], &want[..], "{level:?} stride {stride}");
     }
 }
 
 #[test]
 fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
-    #[cfg(target_arch = "x86_64")]
-    if detected_level() >= Level::Avx2 {
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        if level == Level::Neon {
+            // It reads nothing before `start` (its guard needs 16 bytes from it).
+            continue;
+        }
         let pieces = ["a", "é", "ж", "火", "ก", "\u{800}", "\u{FFFF}", "😀"];
         let mut x: u32 = 0x1234_5677;
         let mut next = || crate::xorshift32(&mut x) as usize;
@@ -497,7 +523,7 @@ fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
             }
             let mut dst = [0u16; 64];
             let room = 16 + next() % 48;
-            let (r, w) = x86::utf8_to_utf16_avx2(&bytes, start, &mut dst[..room]);
+            let (r, w) = kernel(&bytes, start, &mut dst[..room]);
             let text = &bytes[start..];
             let valid = scalar::valid_utf8_prefix(text);
             assert!(r <= valid, "read {r} past {valid}: {start} {bytes:02X?}");

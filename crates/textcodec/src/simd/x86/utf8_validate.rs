@@ -769,6 +769,20 @@ const INCOMPLETE_MAX64: [u8; 64] = {
     max
 };
 
+/// The tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH in each 16-byte lane, for
+/// [`check_block512`].
+///
+/// # Safety
+/// AVX-512 F present (the caller's target features, into which this is inlined).
+#[inline(always)]
+pub(super) unsafe fn tables512() -> (__m512i, __m512i, __m512i) {
+    let lane = |t: &[u8; 16]| {
+        // SAFETY: `t` is 16 readable bytes (an unaligned load); AVX-512 F is present.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr() as *const __m128i)) }
+    };
+    (lane(&BYTE_1_HIGH), lane(&BYTE_1_LOW), lane(&BYTE_2_HIGH))
+}
+
 /// The flags of malformed pairs and triples in `input`, given the 64 bytes before it:
 /// [`check_block`] on 64 bytes. `t`: the tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH in
 /// each 16-byte lane.
@@ -777,7 +791,7 @@ const INCOMPLETE_MAX64: [u8; 64] = {
 /// AVX-512 F/BW/VL and AVX2 present (the caller's target features, into which this is
 /// inlined).
 #[inline(always)]
-unsafe fn check_block512(
+pub(super) unsafe fn check_block512(
     input: __m512i,
     prev_input: __m512i,
     t: (__m512i, __m512i, __m512i),
@@ -826,11 +840,8 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(
 ) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i8);
-    let lane = |t: &[u8; 16]| {
-        // SAFETY: `t` is 16 readable bytes; an unaligned load.
-        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) })
-    };
-    let tables = (lane(&BYTE_1_HIGH), lane(&BYTE_1_LOW), lane(&BYTE_2_HIGH));
+    // SAFETY: AVX-512 F is present (this function's features).
+    let tables = unsafe { tables512() };
     // SAFETY: INCOMPLETE_MAX64 is 64 readable bytes; an unaligned load.
     let incomplete_max = unsafe { _mm512_loadu_si512(INCOMPLETE_MAX64.as_ptr() as *const _) };
     let mut prev = _mm512_setzero_si512();
