@@ -2,10 +2,12 @@
 //! crate allowed to contain `unsafe` code; every block carries a `// SAFETY:` comment.
 //!
 //! Each kernel has a portable scalar implementation ([`scalar`]), always compiled and tested,
-//! x86-64 implementations for SSE2 and AVX2 (`x86`) and aarch64 implementations for NEON
-//! (`aarch64`; `scripts/test-aarch64.sh` runs the test suite under qemu). The level is
-//! detected once at run time (with the `std` feature; without it, from the compile-time target
-//! features) and can be forced lower for testing with [`set_level`].
+//! x86-64 implementations for SSE2, AVX2 and, for some, AVX-512 (`x86`;
+//! `scripts/test-avx512.sh` runs their tests under an emulator on machines without it) and
+//! aarch64 implementations for NEON (`aarch64`; `scripts/test-aarch64.sh` runs the test suite
+//! under qemu). The level is detected once at run time (with the `std` feature; without it,
+//! from the compile-time target features) and can be forced lower for testing with
+//! [`set_level`].
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -215,7 +217,8 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx2 | Avx512 => x86::copy_ascii_avx2(src, dst),
+            Avx512 => x86::copy_ascii_avx512(src, dst),
+            Avx2 => x86::copy_ascii_avx2(src, dst),
             Sse2 => x86::copy_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_ascii(src, dst),
         }
@@ -233,7 +236,8 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx2 | Avx512 => x86::widen_ascii_avx2(src, dst),
+            Avx512 => x86::widen_ascii_avx512(src, dst),
+            Avx2 => x86::widen_ascii_avx2(src, dst),
             Sse2 => x86::widen_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_utf16(src, dst),
         }
@@ -251,7 +255,8 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx2 | Avx512 => x86::narrow_ascii_avx2(src, dst),
+            Avx512 => x86::narrow_ascii_avx512(src, dst),
+            Avx2 => x86::narrow_ascii_avx2(src, dst),
             Sse2 => x86::narrow_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
         }
@@ -270,7 +275,8 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
     let (src, dst) = (&src[..2 * n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx2 | Avx512 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
+            Avx512 => x86::narrow_utf16_bytes_avx512::<BE>(src, dst),
+            Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
             Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
         }
         "aarch64" if n >= 16 => {
@@ -306,7 +312,8 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
 pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     kernels! {
         "x86_64" if src.len() >= 16 => {
-            Avx2 | Avx512 => x86::utf8_to_utf16_avx2(src, start, dst),
+            Avx512 => x86::utf8_to_utf16_avx512(src, start, dst),
+            Avx2 => x86::utf8_to_utf16_avx2(src, start, dst),
         }
         "aarch64" if src.len() >= start + 16 => {
             Neon => aarch64::utf8_to_utf16_neon(src, start, dst),
@@ -326,7 +333,8 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if true => {
-            Avx2 | Avx512 => if n >= 64 {
+            Avx512 => x86::copy_valid_utf8_avx512(src, dst),
+            Avx2 => if n >= 64 {
                 x86::copy_valid_utf8_avx2(src, dst)
             } else {
                 x86::copy_valid_utf8_short_avx2(src, dst)
@@ -344,7 +352,8 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
     kernels! {
         "x86_64" if true => {
-            Avx2 | Avx512 => if src.len() >= 64 {
+            Avx512 => x86::valid_utf8_prefix_avx512(src),
+            Avx2 => if src.len() >= 64 {
                 x86::valid_utf8_prefix_avx2(src)
             } else {
                 x86::valid_utf8_prefix_short_avx2(src)

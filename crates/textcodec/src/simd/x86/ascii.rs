@@ -356,7 +356,6 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
 
 /// Copies the ASCII prefix of `src` to `dst` (AVX-512); returns its length. Nothing after the
 /// prefix is written.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn copy_ascii_avx512(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
@@ -397,7 +396,6 @@ unsafe fn copy_ascii_avx512_impl(src: &[u8], dst: &mut [u8]) -> usize {
 
 /// Widens the ASCII prefix of `src` into `dst` (AVX-512); returns its length. Nothing after
 /// the prefix is written.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn widen_ascii_avx512(src: &[u8], dst: &mut [u16]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
@@ -447,7 +445,6 @@ unsafe fn widen_ascii_avx512_impl(src: &[u8], dst: &mut [u16]) -> usize {
 
 /// Narrows the prefix of `src` below U+0080 into `dst` (AVX-512); returns its length. Stops
 /// exactly at the first unit that is not ASCII; nothing after the prefix is written.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn narrow_ascii_avx512(src: &[u16], dst: &mut [u8]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
@@ -460,7 +457,6 @@ pub(crate) fn narrow_ascii_avx512(src: &[u16], dst: &mut [u8]) -> usize {
 
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (AVX-512), as
 /// [`narrow_ascii_avx512`] narrows units; returns the number of units.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn narrow_utf16_bytes_avx512<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() {

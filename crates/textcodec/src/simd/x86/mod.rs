@@ -1,4 +1,4 @@
-//! SSE2 and AVX2 kernels. Each public function here is safe: it checks that the CPU has the
+//! SSE2, AVX2 and AVX-512 kernels. Each public function here is safe: it checks that the CPU has the
 //! instruction set (the check is a cached load) and that the slices have the lengths the
 //! `unsafe` body relies on, and otherwise falls back to the scalar kernel.
 

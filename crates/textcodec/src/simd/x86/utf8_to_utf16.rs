@@ -610,7 +610,6 @@ pub(super) unsafe fn convert16_exact(
 /// position 32, before a byte at or above 0xF0, and before the last start at or before the
 /// first flagged position (everything up to and including a start is unflagged: the
 /// characters before it are complete and valid).
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn utf8_to_utf16_avx512(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     if !has_avx512() || start > src.len() {

@@ -724,7 +724,6 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
 /// length. As [`copy_valid_utf8_avx2`]: a block with a flag is not copied; the exact end of
 /// the valid prefix is then found by the scalar validator from the last character boundary
 /// before that block, and the bytes of `dst` after it are put back as they were.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn copy_valid_utf8_avx512(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
@@ -746,7 +745,6 @@ pub(crate) fn copy_valid_utf8_avx512(src: &[u8], dst: &mut [u8]) -> usize {
 
 /// The length of the longest prefix of `src` that is complete, valid UTF-8 (AVX-512), checked
 /// as [`copy_valid_utf8_avx512`] checks it, without the copy.
-#[cfg_attr(not(test), allow(dead_code))] // Not dispatched until run on an AVX-512 CPU.
 #[inline]
 pub(crate) fn valid_utf8_prefix_avx512(src: &[u8]) -> usize {
     if !has_avx512() {
