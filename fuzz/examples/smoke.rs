@@ -135,6 +135,11 @@ fn main() {
         }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!(
+        "dispatch levels: up to {:?}; skipped (not on this CPU): {:?}",
+        textcodec::dispatch::detected_level(),
+        textcodec_fuzz::skipped_levels()
+    );
     // Keep panics quiet; report them ourselves.
     panic::set_hook(Box::new(|_| {}));
     let mut failed = false;

@@ -77,7 +77,18 @@ fn dopts(fatal: bool, bom: BomHandling) -> DecoderOptions {
 }
 
 /// The SIMD dispatch level of the input's choice (`bits` & 3: the best the CPU has, Scalar,
-/// SSE2, AVX2; capped at what it has), set for what follows.
+/// SSE2, AVX2; capped at what it has), set for what follows. Every level of the CPU is
+/// reachable: the best (AVX-512 where the CPU has it) by 0, the others below it by name.
+/// The levels of this architecture the CPU lacks, which no input reaches.
+pub fn skipped_levels() -> Vec<Level> {
+    let best = detected_level();
+    textcodec::dispatch::native_levels()
+        .iter()
+        .copied()
+        .filter(|&l| l > best)
+        .collect()
+}
+
 fn pick_level(bits: u8) -> Level {
     let wanted = match bits & 3 {
         0 => detected_level(),

@@ -297,6 +297,7 @@ fn main() {
                     "scalar" => Level::Scalar,
                     "sse2" => Level::Sse2,
                     "avx2" => Level::Avx2,
+                    "avx512" => Level::Avx512,
                     "neon" => Level::Neon,
                     other => panic!("unknown level {other}"),
                 };

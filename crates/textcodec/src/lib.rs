@@ -202,9 +202,9 @@ pub use web::*;
 
 /// Run-time CPU dispatch of the SIMD fast paths.
 ///
-/// textcodec detects the best instruction set once (AVX2 or SSE2 on x86-64, NEON on aarch64)
-/// and uses it for its hot loops; every level gives identical results. A lower level can be
-/// forced, for testing or to compare speeds.
+/// textcodec detects the best instruction set once (AVX-512, AVX2 or SSE2 on x86-64, NEON on
+/// aarch64) and uses it for its hot loops; every level gives identical results. A lower level
+/// can be forced, for testing or to compare speeds.
 ///
 /// ```
 /// use textcodec::dispatch::{level, set_level, Level};
@@ -214,5 +214,5 @@ pub use web::*;
 /// set_level(best);
 /// ```
 pub mod dispatch {
-    pub use crate::simd::{detected_level, level, set_level, Level};
+    pub use crate::simd::{detected_level, level, native_levels, set_level, Level};
 }

@@ -14,7 +14,7 @@
 mod common;
 
 use std::io::Read;
-use textcodec::dispatch::{detected_level, set_level, Level};
+use textcodec::dispatch::{detected_level, native_levels, set_level, Level};
 use textcodec::{
     BomHandling, DecoderErrorMode, DecoderOptions, EncoderErrorMode, Encoding, Status, TextEncoder,
 };
@@ -80,16 +80,21 @@ fn every_dispatch_level_matches_encoding_rs() {
     let text = corpus_text();
     let best = detected_level();
     // The levels of the architecture compiled for; a level of another one gives Scalar.
-    let (native, foreign): (&[Level], &[Level]) = if cfg!(target_arch = "x86_64") {
-        (&[Level::Scalar, Level::Sse2, Level::Avx2], &[Level::Neon])
-    } else if cfg!(target_arch = "aarch64") {
-        (&[Level::Scalar, Level::Neon], &[Level::Sse2, Level::Avx2])
-    } else {
-        (&[Level::Scalar], &[Level::Sse2, Level::Avx2, Level::Neon])
-    };
+    let native = native_levels();
+    let foreign: Vec<Level> = [
+        Level::Scalar,
+        Level::Sse2,
+        Level::Avx2,
+        Level::Avx512,
+        Level::Neon,
+    ]
+    .into_iter()
+    .filter(|l| !native.contains(l))
+    .collect();
     assert!(native.contains(&best));
     if cfg!(target_arch = "x86_64") {
         assert!(best >= Level::Sse2, "SSE2 is the x86-64 baseline");
+        assert_eq!(foreign, [Level::Neon]);
     }
     if cfg!(all(
         target_arch = "aarch64",
@@ -98,11 +103,10 @@ fn every_dispatch_level_matches_encoding_rs() {
     )) {
         assert_eq!(best, Level::Neon, "NEON is enabled for this target");
     }
-    for &l in foreign {
+    for &l in &foreign {
         assert_eq!(set_level(l), Level::Scalar, "{l:?}");
     }
-    let levels: Vec<Level> = native.iter().copied().filter(|&l| l <= best).collect();
-    println!("dispatch levels tested: {levels:?}");
+    let levels = common::dispatch_levels();
     for &level in &levels {
         assert_eq!(set_level(level), level);
         let mut rng = common::Rng::new(0x5EED_0000 + level as u64);

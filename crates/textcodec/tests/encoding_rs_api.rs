@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use textcodec::dispatch::{detected_level, level, set_level, Level};
+use textcodec::dispatch::{level, set_level, Level};
 use textcodec::{CoderResult, DecoderErrorMode, Encoding, Status};
 
 mod support;
@@ -544,20 +544,9 @@ fn predicates_of_every_encoding() {
     assert_eq!(single.len(), 29); // the 28 legacy single-byte encodings and x-user-defined
 }
 
-/// The levels of this CPU, lowest first.
+/// The levels of this CPU, lowest first (printed, with those skipped).
 fn levels() -> Vec<Level> {
-    let best = detected_level();
-    let mut levels = vec![Level::Scalar];
-    if cfg!(target_arch = "x86_64") {
-        levels.push(Level::Sse2);
-        if best == Level::Avx2 {
-            levels.push(Level::Avx2);
-        }
-    }
-    if best == Level::Neon {
-        levels.push(Level::Neon);
-    }
-    levels
+    support::dispatch_levels()
 }
 
 fn check_valid_up_to(bytes: &[u8]) {

@@ -18,7 +18,7 @@
 mod common;
 
 use common::{dopts, hex, oracle, Failures, Rng};
-use textcodec::dispatch::{detected_level, set_level, Level};
+use textcodec::dispatch::set_level;
 use textcodec::{BomHandling, Encoding, Status};
 
 /// One output direction (UTF-8 bytes or UTF-16 code units): the contract's `Unit` (its
@@ -261,16 +261,8 @@ fn check<U: Unit>(enc: &'static Encoding, src: &[u8], rng: &mut Rng, what: &str,
 
 #[test]
 fn error_dense_input_at_every_dispatch_level() {
-    let best = detected_level();
-    let native: &[Level] = if cfg!(target_arch = "x86_64") {
-        &[Level::Scalar, Level::Sse2, Level::Avx2]
-    } else if cfg!(target_arch = "aarch64") {
-        &[Level::Scalar, Level::Neon]
-    } else {
-        &[Level::Scalar]
-    };
     let mut f = Failures::new("error-dense input against encoding_rs");
-    for &level in native.iter().filter(|&&l| l <= best) {
+    for level in common::dispatch_levels() {
         assert_eq!(set_level(level), level);
         let mut rng = Rng::new(0xE7707 + level as u64);
         for &enc in Encoding::all() {

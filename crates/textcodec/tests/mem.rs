@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use encoding_rs::mem as er;
-use textcodec::dispatch::{detected_level, level, set_level, Level};
+use textcodec::dispatch::{level, set_level, Level};
 use textcodec::mem;
 
 mod support;
@@ -40,20 +40,9 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// The levels of this CPU, lowest first.
+/// The levels of this CPU, lowest first (printed, with those skipped).
 fn levels() -> Vec<Level> {
-    let best = detected_level();
-    let mut levels = vec![Level::Scalar];
-    if cfg!(target_arch = "x86_64") {
-        levels.push(Level::Sse2);
-        if best == Level::Avx2 {
-            levels.push(Level::Avx2);
-        }
-    }
-    if best == Level::Neon {
-        levels.push(Level::Neon);
-    }
-    levels
+    support::dispatch_levels()
 }
 
 /// Bytes of random Latin-1 with high bytes in one of `density` out of 16 positions, in runs.

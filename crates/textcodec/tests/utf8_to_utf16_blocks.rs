@@ -104,11 +104,7 @@ fn decode_tc(bytes: &[u8], split: usize, room: usize) -> Vec<u16> {
 #[test]
 fn utf8_to_utf16_agrees_with_encoding_rs_at_block_edges() {
     let best = detected_level();
-    let levels: Vec<Level> = [Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon]
-        .into_iter()
-        .filter(|&l| l <= best && set_level(l) == l)
-        .collect();
-    println!("dispatch levels tested: {levels:?}");
+    let levels = common::dispatch_levels();
     for &level in &levels {
         assert_eq!(set_level(level), level);
         let mut rng = Rng::new(0xB10C_0000 + level as u64);

@@ -60,7 +60,7 @@ pub(crate) fn narrow_latin1(src: &[u16], dst: &mut [u8], set: &Latin1Set) -> usi
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx2 => super::x86::narrow_latin1_avx2(src, dst, set),
+            Avx2 | Avx512 => super::x86::narrow_latin1_avx2(src, dst, set),
             Sse2 => super::x86::narrow_latin1_sse2(src, dst, set),
             Scalar | Neon => narrow_latin1_scalar(src, dst, set),
         }
@@ -112,7 +112,7 @@ pub(crate) fn encode_utf8_low(
 ) -> Option<(usize, usize)> {
     kernels! {
         "x86_64" if true => {
-            Avx2 => Some(super::x86::encode_utf8_low_avx2(src, dst, low)),
+            Avx2 | Avx512 => Some(super::x86::encode_utf8_low_avx2(src, dst, low)),
             Sse2 => Some(super::x86::encode_utf8_low_sse2(src, dst, low)),
         }
         _ => {

@@ -2,17 +2,19 @@
 //! crate allowed to contain `unsafe` code; every block carries a `// SAFETY:` comment.
 //!
 //! Each kernel has a portable scalar implementation ([`scalar`]), always compiled and tested,
-//! x86-64 implementations for SSE2 and AVX2 (`x86`) and aarch64 implementations for NEON
-//! (`aarch64`; `scripts/test-aarch64.sh` runs the test suite under qemu). The level is
-//! detected once at run time (with the `std` feature; without it, from the compile-time target
-//! features) and can be forced lower for testing with [`set_level`].
+//! x86-64 implementations for SSE2, AVX2 and, for some, AVX-512 (`x86`;
+//! `scripts/test-avx512.sh` runs their tests under an emulator on machines without it) and
+//! aarch64 implementations for NEON (`aarch64`; `scripts/test-aarch64.sh` runs the test suite
+//! under qemu). The level is detected once at run time (with the `std` feature; without it,
+//! from the compile-time target features) and can be forced lower for testing with
+//! [`set_level`].
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A SIMD dispatch level.
 ///
-/// Each architecture has its own levels above `Scalar`: `Sse2` < `Avx2` on x86-64, `Neon` on
-/// aarch64. Only `Scalar` and the current architecture's levels are ever in use; the order
+/// Each architecture has its own levels above `Scalar`: `Sse2` < `Avx2` < `Avx512` on x86-64,
+/// `Neon` on aarch64. Only `Scalar` and the current architecture's levels are ever in use; the order
 /// between levels of different architectures means nothing.
 ///
 /// ```
@@ -31,6 +33,9 @@ pub enum Level {
     /// aarch64 Advanced SIMD (NEON), part of every aarch64 Linux, Android, macOS and Windows
     /// target (used on little-endian aarch64; big-endian keeps the scalar code).
     Neon = 4,
+    /// x86-64 AVX-512: the foundation (F), byte and word (BW) and vector length (VL)
+    /// extensions, with AVX2.
+    Avx512 = 5,
 }
 
 impl Level {
@@ -38,9 +43,27 @@ impl Level {
     const fn is_native(self) -> bool {
         match self {
             Level::Scalar => true,
-            Level::Sse2 | Level::Avx2 => cfg!(target_arch = "x86_64"),
+            Level::Sse2 | Level::Avx2 | Level::Avx512 => cfg!(target_arch = "x86_64"),
             Level::Neon => cfg!(target_arch = "aarch64"),
         }
+    }
+}
+
+/// The levels of the architecture compiled for, lowest first (whether or not this CPU has
+/// them: those above [`detected_level`] are not).
+///
+/// ```
+/// use textcodec::dispatch::{detected_level, native_levels, Level};
+/// assert_eq!(native_levels()[0], Level::Scalar);
+/// assert!(native_levels().contains(&detected_level()));
+/// ```
+pub const fn native_levels() -> &'static [Level] {
+    if cfg!(target_arch = "x86_64") {
+        &[Level::Scalar, Level::Sse2, Level::Avx2, Level::Avx512]
+    } else if cfg!(target_arch = "aarch64") {
+        &[Level::Scalar, Level::Neon]
+    } else {
+        &[Level::Scalar]
     }
 }
 
@@ -56,15 +79,29 @@ static LEVEL: AtomicU8 = AtomicU8::new(UNKNOWN);
 pub fn detected_level() -> Level {
     #[cfg(target_arch = "x86_64")]
     {
+        // AVX-512: exactly the extensions its kernels enable (`x86::AVX512`).
         #[cfg(feature = "std")]
         {
             if std::is_x86_feature_detected!("avx2") {
+                if std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
+                {
+                    return Level::Avx512;
+                }
                 return Level::Avx2;
             }
         }
         #[cfg(not(feature = "std"))]
         {
             if cfg!(target_feature = "avx2") {
+                if cfg!(all(
+                    target_feature = "avx512f",
+                    target_feature = "avx512bw",
+                    target_feature = "avx512vl"
+                )) {
+                    return Level::Avx512;
+                }
                 return Level::Avx2;
             }
         }
@@ -109,6 +146,8 @@ pub fn level() -> Level {
         2 => Level::Sse2,
         #[cfg(target_arch = "x86_64")]
         3 => Level::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        5 => Level::Avx512,
         #[cfg(target_arch = "aarch64")]
         4 => Level::Neon,
         _ => {
@@ -121,8 +160,8 @@ pub fn level() -> Level {
 
 /// Forces the dispatch level (capped at what the CPU supports); returns the level now in use.
 /// For tests and benchmarks: every level must give the same results. A level of another
-/// architecture (`Neon` on x86-64, `Sse2` or `Avx2` on aarch64) is not supported: it gives
-/// `Scalar`.
+/// architecture (`Neon` on x86-64, `Sse2`, `Avx2` or `Avx512` on aarch64) is not supported:
+/// it gives `Scalar`.
 ///
 /// ```
 /// use textcodec::dispatch::{set_level, Level};
@@ -178,6 +217,7 @@ pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
+            Avx512 => x86::copy_ascii_avx512(src, dst),
             Avx2 => x86::copy_ascii_avx2(src, dst),
             Sse2 => x86::copy_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_ascii(src, dst),
@@ -196,6 +236,7 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
+            Avx512 => x86::widen_ascii_avx512(src, dst),
             Avx2 => x86::widen_ascii_avx2(src, dst),
             Sse2 => x86::widen_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_utf16(src, dst),
@@ -214,6 +255,7 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
+            Avx512 => x86::narrow_ascii_avx512(src, dst),
             Avx2 => x86::narrow_ascii_avx2(src, dst),
             Sse2 => x86::narrow_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
@@ -233,6 +275,7 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
     let (src, dst) = (&src[..2 * n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
+            Avx512 => x86::narrow_utf16_bytes_avx512::<BE>(src, dst),
             Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
             Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
         }
@@ -249,7 +292,7 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
 pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     kernels! {
         "x86_64" if src.len() >= 16 => {
-            Avx2 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
+            Avx2 | Avx512 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
         }
         "aarch64" if src.len() >= 16 => {
             Neon => aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst),
@@ -269,6 +312,7 @@ pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) ->
 pub(crate) fn utf8_to_utf16(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     kernels! {
         "x86_64" if src.len() >= 16 => {
+            Avx512 => x86::utf8_to_utf16_avx512(src, start, dst),
             Avx2 => x86::utf8_to_utf16_avx2(src, start, dst),
         }
         "aarch64" if src.len() >= start + 16 => {
@@ -289,6 +333,7 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if true => {
+            Avx512 => x86::copy_valid_utf8_avx512(src, dst),
             Avx2 => if n >= 64 {
                 x86::copy_valid_utf8_avx2(src, dst)
             } else {
@@ -307,6 +352,7 @@ pub(crate) fn copy_valid_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
     kernels! {
         "x86_64" if true => {
+            Avx512 => x86::valid_utf8_prefix_avx512(src),
             Avx2 => if src.len() >= 64 {
                 x86::valid_utf8_prefix_avx2(src)
             } else {
@@ -329,7 +375,7 @@ pub(crate) fn valid_utf8_prefix(src: &[u8]) -> usize {
 pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     kernels! {
         "x86_64" if true => {
-            Avx2 => x86::utf8_to_isomorphic_avx2(src, dst),
+            Avx2 | Avx512 => x86::utf8_to_isomorphic_avx2(src, dst),
         }
         _ => scalar::utf8_to_isomorphic(src, dst)
     }
@@ -341,7 +387,7 @@ pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     kernels! {
         "x86_64" if true => {
-            Sse2 | Avx2 => x86::widen16_sse2(src, dst),
+            Sse2 | Avx2 | Avx512 => x86::widen16_sse2(src, dst),
         }
         "aarch64" if true => {
             Neon => aarch64::widen16_neon(src, dst),
@@ -370,7 +416,7 @@ pub(crate) struct ByteRun {
 pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
     kernels! {
         "x86_64" if true => {
-            Sse2 | Avx2 => x86::widen16_runs_sse2(src, dst, runs),
+            Sse2 | Avx2 | Avx512 => x86::widen16_runs_sse2(src, dst, runs),
         }
         "aarch64" if true => {
             Neon => aarch64::widen16_runs_neon(src, dst, runs),
@@ -385,7 +431,7 @@ pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun;
 pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     kernels! {
         "x86_64" if true => {
-            Avx2 => x86::x_user_defined_to_utf16_avx2(src, dst),
+            Avx2 | Avx512 => x86::x_user_defined_to_utf16_avx2(src, dst),
         }
         _ => {
             let _ = (src, dst);
@@ -401,7 +447,7 @@ pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
 pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (usize, usize) {
     kernels! {
         "x86_64" if true => {
-            Avx2 => x86::runs_to_utf8_avx2(src, dst, runs),
+            Avx2 | Avx512 => x86::runs_to_utf8_avx2(src, dst, runs),
         }
         _ => {
             let _ = (src, dst, runs);
@@ -415,7 +461,7 @@ pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (
 pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
     kernels! {
         "x86_64" if true => {
-            Sse2 | Avx2 => x86::non_ascii_mask16_sse2(src),
+            Sse2 | Avx2 | Avx512 => x86::non_ascii_mask16_sse2(src),
         }
         _ => scalar::non_ascii_mask16(src)
     }

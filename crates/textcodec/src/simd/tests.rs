@@ -2,11 +2,20 @@
 
 use super::*;
 
-/// The levels of this architecture that this CPU supports.
-fn all_levels() -> impl Iterator<Item = Level> {
-    [Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon]
-        .into_iter()
-        .filter(|&l| l.is_native() && l <= detected_level())
+/// The levels of this architecture that this CPU supports, lowest first; prints those it
+/// lacks (skipped), so that a run says what it did not test.
+pub(crate) fn all_levels() -> impl Iterator<Item = Level> {
+    let best = detected_level();
+    let skipped: std::vec::Vec<Level> = native_levels()
+        .iter()
+        .copied()
+        .filter(|&l| l > best)
+        .collect();
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        std::println!("levels tested up to {best:?}; skipped (not on this CPU): {skipped:?}")
+    });
+    native_levels().iter().copied().filter(move |&l| l <= best)
 }
 
 #[test]
@@ -25,10 +34,14 @@ fn levels_are_capped_per_architecture() {
         assert!(best >= Level::Sse2);
     }
     assert!(!Level::Neon.is_native() || !Level::Sse2.is_native());
+    assert!(native_levels().iter().all(|l| l.is_native()));
+    assert!(native_levels().windows(2).all(|w| w[0] < w[1]));
 }
 
 fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
     match l {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => x86::copy_ascii_avx512(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => x86::copy_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
@@ -43,6 +56,8 @@ fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
 fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => x86::widen_ascii_avx512(src, dst),
+        #[cfg(target_arch = "x86_64")]
         Level::Avx2 => x86::widen_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::widen_ascii_sse2(src, dst),
@@ -55,6 +70,8 @@ fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
 
 fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
     match l {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => x86::narrow_ascii_avx512(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
@@ -69,6 +86,8 @@ fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
 fn narrow_bytes_at<const BE: bool>(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => x86::narrow_utf16_bytes_avx512::<BE>(src, dst),
+        #[cfg(target_arch = "x86_64")]
         Level::Avx2 => x86::narrow_utf16_bytes_avx2::<BE>(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::narrow_utf16_bytes_sse2::<BE>(src, dst),
@@ -82,7 +101,7 @@ fn narrow_bytes_at<const BE: bool>(l: Level, src: &[u8], dst: &mut [u8]) -> usiz
 fn widen16_at(l: Level, src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 | Level::Sse2 => x86::widen16_sse2(src, dst),
+        Level::Avx512 | Level::Avx2 | Level::Sse2 => x86::widen16_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]
         Level::Neon => aarch64::widen16_neon(src, dst),
         Level::Scalar => scalar::widen16(src, dst),
@@ -137,7 +156,9 @@ fn widen16_runs_agrees_with_scalar() {
             let mut got = [0xAAAAu16; 16];
             let mask = match l {
                 #[cfg(target_arch = "x86_64")]
-                Level::Avx2 | Level::Sse2 => x86::widen16_runs_sse2(&src, &mut got, &runs),
+                Level::Avx512 | Level::Avx2 | Level::Sse2 => {
+                    x86::widen16_runs_sse2(&src, &mut got, &runs)
+                }
                 #[cfg(target_arch = "aarch64")]
                 Level::Neon => aarch64::widen16_runs_neon(&src, &mut got, &runs),
                 _ => scalar::widen16_runs(&src, &mut got, &runs),
@@ -150,7 +171,7 @@ fn widen16_runs_agrees_with_scalar() {
 /// The best level's UTF-16-bytes-to-UTF-8 block kernel, if it has one.
 fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, usize)> {
     #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
+    if detected_level() >= Level::Avx2 {
         return Some(if be {
             x86::utf16_bytes_to_utf8_avx2::<true>(src, dst)
         } else {
@@ -169,24 +190,33 @@ fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, us
     None
 }
 
-/// The best level's UTF-8-to-UTF-16 block kernel, if it has one.
-fn utf8_to_utf16_best(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
+/// A UTF-8-to-UTF-16 block kernel: (src, start, dst) to (bytes read from start, units
+/// written).
+type Utf8ToUtf16 = fn(&[u8], usize, &mut [u16]) -> (usize, usize);
+
+/// The UTF-8-to-UTF-16 block kernels of the levels this CPU has, with their level.
+fn utf8_to_utf16_kernels() -> std::vec::Vec<(Level, Utf8ToUtf16)> {
+    let mut v: std::vec::Vec<(Level, Utf8ToUtf16)> = std::vec::Vec::new();
     #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
-        return Some(x86::utf8_to_utf16_avx2(src, 0, dst));
+    {
+        if detected_level() >= Level::Avx2 {
+            v.push((Level::Avx2, x86::utf8_to_utf16_avx2));
+        }
+        if detected_level() >= Level::Avx512 {
+            v.push((Level::Avx512, x86::utf8_to_utf16_avx512));
+        }
     }
     #[cfg(target_arch = "aarch64")]
     if detected_level() == Level::Neon {
-        return Some(aarch64::utf8_to_utf16_neon(src, 0, dst));
+        v.push((Level::Neon, aarch64::utf8_to_utf16_neon));
     }
-    let _ = (src, dst);
-    None
+    v
 }
 
 /// The best level's UTF-8 validating copy, if it has one.
 fn copy_valid_utf8_best(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
+    if detected_level() >= Level::Avx2 {
         return Some(x86::copy_valid_utf8_avx2(src, dst));
     }
     #[cfg(target_arch = "aarch64")]
@@ -454,9 +484,12 @@ fn utf16_to_utf8_blocks_agree_with_std() {
 
 #[test]
 fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
-    if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-        return;
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        utf8_to_utf16_agrees_with_the_spec_decoder(level, kernel);
     }
+}
+
+fn utf8_to_utf16_agrees_with_the_spec_decoder(level: Level, kernel: Utf8ToUtf16) {
     let pieces = [
         "a", " ", "é", "ж", "ש", "ع", "火", "星", "ก", "😀", "\u{FEFF}", "\u{7FF}", "\u{800}",
         "\u{D7FF}", "\u{E000}", "\u{FFFF}",
@@ -474,26 +507,33 @@ fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
             let at = (x >> 7) as usize % bytes.len();
             bytes[at] = (x >> 16) as u8;
         }
-        let mut dst = [0u16; 400];
-        let (r, w) = utf8_to_utf16_best(&bytes, &mut dst).unwrap();
+        let mut dst = [0xA5A5u16; 400];
+        let (r, w) = kernel(&bytes, 0, &mut dst);
         let valid = scalar::valid_utf8_prefix(&bytes);
         assert!(
             r <= valid,
-            "read {r} past the valid prefix {valid}: {bytes:02X?}"
+            "{level:?} read {r} past the valid prefix {valid}: {bytes:02X?}"
         );
         let want: std::vec::Vec<u16> = core::str::from_utf8(&bytes[..r])
             .unwrap()
             .encode_utf16()
             .collect();
-        assert_eq!(&dst[..w], &want[..], "{:02X?}", &bytes[..r]);
+        assert_eq!(&dst[..w], &want[..], "{level:?} {:02X?}", &bytes[..r]);
+        assert!(
+            dst[w..].iter().all(|&u| u == 0xA5A5),
+            "{level:?} wrote past"
+        );
     }
 }
 
 #[test]
 fn utf8_to_utf16_blocks_convert_every_bmp_character() {
-    if utf8_to_utf16_best(&[0; 16], &mut [0; 16]).is_none() {
-        return;
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        utf8_to_utf16_converts_every_bmp_character(level, kernel);
     }
+}
+
+fn utf8_to_utf16_converts_every_bmp_character(level: Level, kernel: Utf8ToUtf16) {
     // Every character of one to three bytes, in order and interleaved with ASCII and
     // two-byte characters at a few strides, so that each lands in mixed blocks and in
     // blocks of three-byte characters alone.
@@ -510,8 +550,12 @@ fn utf8_to_utf16_blocks_convert_every_bmp_character() {
         let (mut i, mut o) = (0, 0);
         let bytes = s.as_bytes();
         while i < bytes.len() {
-            let (r, w) = utf8_to_utf16_best(&bytes[i..], &mut dst[o..]).unwrap();
-            assert_eq!(&dst[o..o + w], &want[o..o + w], "stride {stride} at {i}");
+            let (r, w) = kernel(&bytes[i..], 0, &mut dst[o..]);
+            assert_eq!(
+                &dst[o..o + w],
+                &want[o..o + w],
+                "{level:?} stride {stride} at {i}"
+            );
             if r == 0 {
                 // A character the kernel leaves to the caller (U+0000 is not one).
                 let c = s[i..].chars().next().unwrap();
@@ -523,14 +567,17 @@ fn utf8_to_utf16_blocks_convert_every_bmp_character() {
                 o += w;
             }
         }
-        assert_eq!(&dst[..o], &want[..], "stride {stride}");
+        assert_eq!(&dst[..o], &want[..], "{level:?} stride {stride}");
     }
 }
 
 #[test]
 fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
-    #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
+    for (level, kernel) in utf8_to_utf16_kernels() {
+        if level == Level::Neon {
+            // It reads nothing before `start` (its guard needs 16 bytes from it).
+            continue;
+        }
         let pieces = ["a", "é", "ж", "火", "ก", "\u{800}", "\u{FFFF}", "😀"];
         let mut x: u32 = 0x1234_5677;
         let mut next = || crate::xorshift32(&mut x) as usize;
@@ -551,7 +598,7 @@ fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
             }
             let mut dst = [0u16; 64];
             let room = 16 + next() % 48;
-            let (r, w) = x86::utf8_to_utf16_avx2(&bytes, start, &mut dst[..room]);
+            let (r, w) = kernel(&bytes, start, &mut dst[..room]);
             let text = &bytes[start..];
             let valid = scalar::valid_utf8_prefix(text);
             assert!(r <= valid, "read {r} past {valid}: {start} {bytes:02X?}");
@@ -575,9 +622,12 @@ fn utf8_to_utf16_from_an_offset_reads_no_further_than_the_valid_prefix() {
 #[test]
 fn short_utf8_validation_agrees_with_std() {
     #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
+    if detected_level() >= Level::Avx2 {
         let check = |src: &[u8]| {
             let want = scalar::valid_utf8_prefix(src);
+            if detected_level() >= Level::Avx512 {
+                check_valid_utf8_avx512(src);
+            }
             assert_eq!(x86::valid_utf8_prefix_short_avx2(src), want, "{src:02X?}");
             let mut dst = [0xAAu8; 64];
             let got = x86::copy_valid_utf8_short_avx2(src, &mut dst[..src.len()]);
@@ -666,9 +716,29 @@ fn check_valid_utf8(src: &[u8]) {
         );
     }
     #[cfg(target_arch = "x86_64")]
-    if detected_level() == Level::Avx2 {
+    if detected_level() >= Level::Avx2 {
         assert_eq!(x86::valid_utf8_prefix_avx2(src), want, "{:02X?}", src);
     }
+    #[cfg(target_arch = "x86_64")]
+    if detected_level() >= Level::Avx512 {
+        check_valid_utf8_avx512(src);
+    }
+}
+
+/// The AVX-512 validation and validating copy of `src` against the standard library, the
+/// copy into a sentinel-filled buffer (nothing after the prefix written).
+#[cfg(target_arch = "x86_64")]
+fn check_valid_utf8_avx512(src: &[u8]) {
+    let want = scalar::valid_utf8_prefix(src);
+    assert_eq!(x86::valid_utf8_prefix_avx512(src), want, "{:02X?}", src);
+    let mut dst = std::vec![0xA5u8; src.len() + 70];
+    let got = x86::copy_valid_utf8_avx512(src, &mut dst[..src.len()]);
+    assert_eq!(got, want, "{:02X?}", src);
+    assert_eq!(&dst[..got], &src[..got]);
+    assert!(
+        dst[got..].iter().all(|&b| b == 0xA5),
+        "wrote past: {src:02X?}"
+    );
 }
 
 /// Text of ASCII and two-byte characters (the blocks the mask check takes), damaged at
@@ -789,6 +859,10 @@ fn utf8_validation_agrees_with_std() {
         }
         let cut = (x >> 3) as usize % b.len();
         let src = &b[..cut.max(64)];
+        #[cfg(target_arch = "x86_64")]
+        if detected_level() >= Level::Avx512 {
+            check_valid_utf8_avx512(&b[..cut]);
+        }
         let want = scalar::valid_utf8_prefix(src);
         let mut dst = std::vec![SENTINEL; src.len()];
         if let Some(got) = copy_valid_utf8_best(src, &mut dst) {
@@ -842,7 +916,7 @@ fn copy_valid_utf8_every_destination_size() {
 
 /// UTF-8 to Latin-1 (`utf8_to_isomorphic`) at every level against its definition.
 mod isomorphic {
-    use crate::simd::{detected_level, set_level, utf8_to_isomorphic, Level};
+    use crate::simd::{set_level, utf8_to_isomorphic, Level};
     use std::vec::Vec;
 
     /// The definition: the spec's UTF-8 decoder's characters, one by one, while each is below
@@ -864,9 +938,8 @@ mod isomorphic {
     }
 
     fn levels() -> Vec<Level> {
-        // Every level of this architecture the CPU has (set_level caps the others).
-        let mut v = std::vec![Level::Scalar, Level::Sse2, Level::Avx2, Level::Neon];
-        v.retain(|&l| l <= detected_level() && set_level(l) == l);
+        let v: Vec<Level> = crate::simd::tests::all_levels().collect();
+        assert!(v.iter().all(|&l| set_level(l) == l));
         v
     }
 

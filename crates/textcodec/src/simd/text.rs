@@ -209,15 +209,10 @@ pub(crate) fn latin1_to_string(src: &[u8]) -> alloc::string::String {
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
-    use crate::simd::{detected_level, set_level, Level};
+    use crate::simd::{set_level, Level};
 
     fn levels() -> std::vec::Vec<Level> {
-        let mut v = std::vec![Level::Scalar];
-        let best = detected_level();
-        if best > Level::Scalar {
-            v.push(best);
-        }
-        v
+        crate::simd::tests::all_levels().collect()
     }
 
     /// Inputs around the scratch size, with errors and characters at and across its edges.

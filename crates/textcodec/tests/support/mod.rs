@@ -174,3 +174,14 @@ pub fn prefix(text: &str, max: usize) -> &str {
     }
     &text[..end]
 }
+
+/// The SIMD dispatch levels of the architecture compiled for that this CPU has, lowest first;
+/// prints them and the levels it lacks (skipped), so that a run says what it did not test.
+pub fn dispatch_levels() -> Vec<textcodec::dispatch::Level> {
+    use textcodec::dispatch::{detected_level, native_levels};
+    let best = detected_level();
+    let (tested, skipped): (Vec<_>, Vec<_>) =
+        native_levels().iter().copied().partition(|&l| l <= best);
+    println!("dispatch levels tested: {tested:?}; skipped (not on this CPU): {skipped:?}");
+    tested
+}

@@ -1,4 +1,4 @@
-//! SSE2 and AVX2 kernels. Each public function here is safe: it checks that the CPU has the
+//! SSE2, AVX2 and AVX-512 kernels. Each public function here is safe: it checks that the CPU has the
 //! instruction set (the check is a cached load) and that the slices have the lengths the
 //! `unsafe` body relies on, and otherwise falls back to the scalar kernel.
 
@@ -28,6 +28,24 @@ pub(crate) use utf8_validate::*;
 #[inline(always)]
 fn has_avx2() -> bool {
     detected_level() >= Level::Avx2
+}
+
+/// Whether the CPU has what the AVX-512 kernels enable (`#[target_feature(enable =
+/// "avx2,avx512f,avx512bw,avx512vl")]`, the features `detected_level` checks for the level).
+#[inline(always)]
+fn has_avx512() -> bool {
+    detected_level() == Level::Avx512
+}
+
+/// The mask of the first `k` of 64 lanes (all of them for `k >= 64`), for AVX-512's masked
+/// loads and stores.
+#[inline(always)]
+fn first_lanes64(k: usize) -> u64 {
+    if k >= 64 {
+        !0
+    } else {
+        (1u64 << k) - 1
+    }
 }
 
 /// 32 bytes 0xFF then 32 bytes 0: the 16 or 32 bytes at `32 - k` select a vector's first `k`

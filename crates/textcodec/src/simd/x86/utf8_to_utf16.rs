@@ -1,4 +1,4 @@
-//! UTF-8 to UTF-16 (AVX2).
+//! UTF-8 to UTF-16 (AVX2 and AVX-512).
 
 use super::*;
 
@@ -590,4 +590,171 @@ pub(super) unsafe fn convert16_exact(
     // are valid one- to three-byte characters, complete; the held store (at d) first.
     let w = unsafe { convert16_leads(b, lead2, lead3, base as *mut u8, drop, ahead, o) };
     (end, w)
+}
+
+/// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
+/// accepts (AVX-512), from `src[start..]` (a character boundary) to `dst`, as
+/// [`utf8_to_utf16_avx2`] (the same contract, any length of `src`): returns (bytes read from
+/// `start`, units written). Reads nothing before `start` or past `src`, writes nothing past
+/// the units written. Stops, leaving the rest to the caller, before a four-byte sequence, an
+/// error, a character cut off by the end of `src`, or when `dst` has no room for the next
+/// step's units.
+///
+/// Each step looks at the 64 bytes at `i` (masked past the end of `src`): ASCII ones are
+/// widened; otherwise they are validated with the lookup check of Keiser and Lemire
+/// ([`check_block512`], the three bytes before `i` as context), the UTF-16 unit of the
+/// character that would start at each of the first 32 positions is computed from its byte and
+/// the two after it, and the units of the positions where a character starts are compressed
+/// together (`vpcompressd`, sixteen positions at a time) and stored under a mask. The
+/// characters taken are those starting before the first character start at or after
+/// position 32, before a byte at or above 0xF0, and before the last start at or before the
+/// first flagged position (everything up to and including a start is unflagged: the
+/// characters before it are complete and valid).
+#[inline]
+pub(crate) fn utf8_to_utf16_avx512(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
+    if !has_avx512() || start > src.len() {
+        return (0, 0);
+    }
+    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); start <= src.len().
+    let (i, o) = unsafe { utf8_to_utf16_avx512_impl(src, start, dst) };
+    (i - start, o)
+}
+
+/// # Safety
+/// AVX-512 F/BW/VL and AVX2 present; `start <= src.len()`.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+unsafe fn utf8_to_utf16_avx512_impl(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
+    let (n, room) = (src.len(), dst.len());
+    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i16);
+    // SAFETY: AVX-512 F is present.
+    let tables = unsafe { tables512() };
+    let (mut i, mut o) = (start, 0usize);
+    let (cont_bits, cont) = (
+        _mm512_set1_epi8(0xC0u8 as i8),
+        _mm512_set1_epi8(0x80u8 as i8),
+    );
+    let four = _mm512_set1_epi8(0xF0u8 as i8);
+    let (lead2, lead3) = (_mm512_set1_epi16(0xC0), _mm512_set1_epi16(0xE0));
+    let (low5, low6, low4) = (
+        _mm512_set1_epi16(0x1F),
+        _mm512_set1_epi16(0x3F),
+        _mm512_set1_epi16(0x0F),
+    );
+    while i < n {
+        let lanes = first_lanes64(n - i);
+        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src`; the others
+        // are not read (and are zero).
+        let window = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
+        if _mm512_movepi8_mask(window) == 0 {
+            // ASCII (after a character boundary: nothing to validate): widened.
+            let k = (n - i).min(64);
+            if o + k > room {
+                break;
+            }
+            let keep = first_lanes64(k);
+            // SAFETY: the lanes of `keep` are units o..o + k of `dst` (o + k <= room); the
+            // second store's address is only computed (wrapping) when none of its lanes is
+            // stored.
+            unsafe {
+                _mm512_mask_storeu_epi16(
+                    d.add(o),
+                    keep as u32,
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(window)),
+                );
+                _mm512_mask_storeu_epi16(
+                    d.wrapping_add(o + 32),
+                    (keep >> 32) as u32,
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(window)),
+                );
+            }
+            i += k;
+            o += k;
+            continue;
+        }
+        // The 64 bytes before `i`, from `start` on (zeros before it: a character boundary).
+        let before = if i - start >= 64 {
+            !0
+        } else {
+            !first_lanes64(64 - (i - start))
+        };
+        // SAFETY: the lanes of `before` are bytes max(start, i - 64)..i of `src` (the
+        // address is computed wrapping: the lanes before `start` are not read).
+        let prev = unsafe { _mm512_maskz_loadu_epi8(before, s.wrapping_add(i).wrapping_sub(64)) };
+        // SAFETY: AVX-512 F/BW/VL and AVX2 are present (this function's features).
+        let err = unsafe { check_block512(window, prev, tables) };
+        let flags = _mm512_test_epi8_mask(err, err);
+        // Where characters start (a lane past the end, zero, counts as one: the end).
+        let starts = _mm512_cmpneq_epi8_mask(_mm512_and_si512(window, cont_bits), cont);
+        let big = _mm512_cmpge_epu8_mask(window, four);
+        // The first start at or after 32, and the end of the input, bound the step.
+        let mut bound = ((starts >> 32).trailing_zeros() as usize + 32).min(n - i);
+        bound = bound.min(big.trailing_zeros() as usize);
+        if flags != 0 {
+            let first = flags.trailing_zeros() as usize;
+            if first == 0 {
+                break;
+            }
+            bound = bound.min(first - 1);
+        }
+        // The last start at or before `bound` (at most 64): the characters before it.
+        let below = starts & first_lanes64(bound + 1);
+        if below <= 1 {
+            break;
+        }
+        let q = 63 - below.leading_zeros() as usize;
+        let taken = starts & first_lanes64(q);
+        let units = taken.count_ones() as usize;
+        if o + units > room {
+            break;
+        }
+        // The units of the characters starting at the first 32 positions: each position's
+        // byte and the two after it (all within `src` for the characters taken).
+        let next = |k: usize| {
+            let m = first_lanes64((n - i).saturating_sub(k)) as u32;
+            // SAFETY: the lanes of `m` are bytes i + k..min(i + k + 32, n) of `src` (the
+            // address is computed wrapping: with no lane, it may lie past `src`).
+            _mm512_cvtepu8_epi16(unsafe { _mm256_maskz_loadu_epi8(m, s.wrapping_add(i + k)) })
+        };
+        let b0 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(window));
+        let (b1, b2) = (next(1), next(2));
+        let two = _mm512_or_si512(
+            _mm512_slli_epi16::<6>(_mm512_and_si512(b0, low5)),
+            _mm512_and_si512(b1, low6),
+        );
+        let three = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_slli_epi16::<12>(_mm512_and_si512(b0, low4)),
+                _mm512_slli_epi16::<6>(_mm512_and_si512(b1, low6)),
+            ),
+            _mm512_and_si512(b2, low6),
+        );
+        let is2 = _mm512_cmpge_epu16_mask(b0, lead2);
+        let is3 = _mm512_cmpge_epu16_mask(b0, lead3);
+        let values = _mm512_mask_blend_epi16(is3, _mm512_mask_blend_epi16(is2, b0, two), three);
+        // The first sixteen positions, then the next sixteen, compressed and stored.
+        let (k_lo, k_hi) = (taken as u16, (taken >> 16) as u16);
+        let lo = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(
+            k_lo,
+            _mm512_cvtepu16_epi32(_mm512_castsi512_si256(values)),
+        ));
+        let hi = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(
+            k_hi,
+            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(values)),
+        ));
+        let n_lo = k_lo.count_ones() as usize;
+        // SAFETY: units o..o + units of `dst` (o + units <= room): the first n_lo from `lo`,
+        // the others from `hi` after them; the second store's address is only computed
+        // (wrapping) when none of its lanes is stored.
+        unsafe {
+            _mm256_mask_storeu_epi16(d.add(o), first_lanes64(n_lo) as u16, lo);
+            _mm256_mask_storeu_epi16(
+                d.wrapping_add(o + n_lo),
+                first_lanes64(units - n_lo) as u16,
+                hi,
+            );
+        }
+        i += q;
+        o += units;
+    }
+    (i, o)
 }

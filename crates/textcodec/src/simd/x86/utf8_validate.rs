@@ -756,3 +756,173 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     }
     Ok(i)
 }
+
+// AVX-512: the lookup check of Keiser and Lemire on 64-byte vectors, the block before giving
+// the context, as `check_block` does on 32; ASCII blocks after a complete character are not
+// checked. The last fewer than 64 bytes are one more block, loaded masked (zeros after the
+// input: a sequence cut short by the end meets a zero, which the check flags), so short
+// inputs need no other path.
+
+/// Copies the longest prefix of `src` that is complete, valid UTF-8 (AVX-512); returns its
+/// length. As [`copy_valid_utf8_avx2`]: a block with a flag is not copied; the exact end of
+/// the valid prefix is then found by the scalar validator from the last character boundary
+/// before that block, and the bytes of `dst` after it are put back as they were.
+#[inline]
+pub(crate) fn copy_valid_utf8_avx512(src: &[u8], dst: &mut [u8]) -> usize {
+    if !has_avx512() || dst.len() < src.len() {
+        return scalar::copy_valid_utf8(src, dst);
+    }
+    let mut kept = [0u8; 4];
+    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above) and `dst` is at least as
+    // long as `src`.
+    let checked = unsafe { validate_blocks_avx512::<true>(src, dst, &mut kept) };
+    let b = last_boundary(src, checked);
+    if b < checked {
+        // The last block copied ends inside a character, which may not be complete: the
+        // bytes of `dst` there are put back (`kept`: the four before that block's end, as
+        // they were before its store).
+        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
+    }
+    b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
+}
+
+/// The length of the longest prefix of `src` that is complete, valid UTF-8 (AVX-512), checked
+/// as [`copy_valid_utf8_avx512`] checks it, without the copy.
+#[inline]
+pub(crate) fn valid_utf8_prefix_avx512(src: &[u8]) -> usize {
+    if !has_avx512() {
+        return scalar::valid_utf8_prefix(src);
+    }
+    // SAFETY: AVX-512 F/BW/VL and AVX2 are present; without COPY nothing is written to the
+    // empty `dst`.
+    let checked = unsafe { validate_blocks_avx512::<false>(src, &mut [], &mut [0; 4]) };
+    let b = last_boundary(src, checked);
+    b + scalar::valid_utf8_prefix(&src[b..])
+}
+
+/// Per position, the largest byte that does not start a sequence running past the end of a
+/// 64-byte block.
+const INCOMPLETE_MAX64: [u8; 64] = {
+    let mut max = [0xFFu8; 64];
+    max[61] = 0xF0 - 1;
+    max[62] = 0xE0 - 1;
+    max[63] = 0xC0 - 1;
+    max
+};
+
+/// The tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH in each 16-byte lane, for
+/// [`check_block512`].
+///
+/// # Safety
+/// AVX-512 F present (the caller's target features, into which this is inlined).
+#[inline(always)]
+pub(super) unsafe fn tables512() -> (__m512i, __m512i, __m512i) {
+    let lane = |t: &[u8; 16]| {
+        // SAFETY: `t` is 16 readable bytes (an unaligned load); AVX-512 F is present.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr() as *const __m128i)) }
+    };
+    (lane(&BYTE_1_HIGH), lane(&BYTE_1_LOW), lane(&BYTE_2_HIGH))
+}
+
+/// The flags of malformed pairs and triples in `input`, given the 64 bytes before it:
+/// [`check_block`] on 64 bytes. `t`: the tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH in
+/// each 16-byte lane.
+///
+/// # Safety
+/// AVX-512 F/BW/VL and AVX2 present (the caller's target features, into which this is
+/// inlined).
+#[inline(always)]
+pub(super) unsafe fn check_block512(
+    input: __m512i,
+    prev_input: __m512i,
+    t: (__m512i, __m512i, __m512i),
+) -> __m512i {
+    let (t1h, t1l, t2h) = t;
+    // SAFETY: register operations of AVX-512 F and BW, present (the caller's contract).
+    unsafe {
+        // Each 16-byte lane of `input` with the one before it: the last lane of `prev_input`,
+        // then the first three of `input` (the 64-bit elements 6, 7 of `prev_input`, then 0
+        // to 5 of `input`); `alignr_epi8` then shifts within lanes, as on AVX2.
+        let carried = _mm512_alignr_epi64::<6>(input, prev_input);
+        let prev1 = _mm512_alignr_epi8::<15>(input, carried);
+        let prev2 = _mm512_alignr_epi8::<14>(input, carried);
+        let prev3 = _mm512_alignr_epi8::<13>(input, carried);
+        let nibble = _mm512_set1_epi8(0x0F);
+        let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), nibble);
+        let byte_1_high = _mm512_shuffle_epi8(t1h, high(prev1));
+        let byte_1_low = _mm512_shuffle_epi8(t1l, _mm512_and_si512(prev1, nibble));
+        let byte_2_high = _mm512_shuffle_epi8(t2h, high(input));
+        let special = _mm512_and_si512(_mm512_and_si512(byte_1_high, byte_1_low), byte_2_high);
+        // Bytes that must be the second continuation of a three- or four-byte sequence, or
+        // the third of a four-byte one.
+        let is_third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
+        let is_fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
+        let must23_80 = _mm512_and_si512(
+            _mm512_or_si512(is_third, is_fourth),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        _mm512_xor_si512(must23_80, special)
+    }
+}
+
+/// Validates `src` in blocks of 64 bytes (the last one shorter, loaded masked), copying each
+/// block that passes to `dst` if `COPY`; returns the length of the blocks that passed
+/// (everything before it is valid UTF-8 but for, possibly, a character cut at its end), which
+/// is where the last block copied ends; `kept` holds the four bytes of `dst` before that end
+/// as they were before that block's store (as far as `dst` goes back).
+///
+/// # Safety
+/// AVX-512 F/BW/VL and AVX2 present, and with `COPY` `dst` at least as long as `src`.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+unsafe fn validate_blocks_avx512<const COPY: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+    kept: &mut [u8; 4],
+) -> usize {
+    let n = src.len();
+    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i8);
+    // SAFETY: AVX-512 F is present (this function's features).
+    let tables = unsafe { tables512() };
+    // SAFETY: INCOMPLETE_MAX64 is 64 readable bytes; an unaligned load.
+    let incomplete_max = unsafe { _mm512_loadu_si512(INCOMPLETE_MAX64.as_ptr() as *const _) };
+    let mut prev = _mm512_setzero_si512();
+    // Whether the bytes before `i` may end inside a character (their last block's last
+    // three bytes hold a lead byte of a sequence longer than what is left of the block).
+    let mut incomplete = false;
+    let mut i = 0;
+    while i < n {
+        let lanes = first_lanes64(n - i);
+        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src` (the others are
+        // not read and are zero).
+        let input = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
+        let ascii = _mm512_movepi8_mask(input) == 0;
+        if !ascii || incomplete {
+            // SAFETY: AVX-512 F/BW/VL and AVX2 are present (this function's features).
+            let err = unsafe { check_block512(input, prev, tables) };
+            if _mm512_test_epi8_mask(err, err) != 0 {
+                return i;
+            }
+            incomplete = !ascii && _mm512_cmpgt_epu8_mask(input, incomplete_max) != 0;
+        }
+        let end = (i + 64).min(n);
+        if COPY {
+            // The bytes of `dst` before `end`, before the store, to put back if the block
+            // ends inside a character that is not complete.
+            let m = end.min(4);
+            // SAFETY: end <= n <= dst.len() (the contract): the m bytes before `end` are
+            // `dst`'s, and `kept` has room for them after its first 4 - m; the lanes of
+            // `lanes` are bytes i..end of `dst`; no reference to them is live.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    d.add(end - m) as *const u8,
+                    kept.as_mut_ptr().add(4 - m),
+                    m,
+                );
+                _mm512_mask_storeu_epi8(d.add(i), lanes, input);
+            }
+        }
+        prev = input;
+        i = end;
+    }
+    n
+}
