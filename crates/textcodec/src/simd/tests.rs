@@ -372,15 +372,19 @@ fn utf16_to_utf8_blocks_every_length_and_room() {
         (0xDC00, 0xE000),
     ];
     for len in 0..=130usize {
-        for round in 0..6 {
+        for round in 0..8 {
             let mut units = std::vec::Vec::new();
             while units.len() < len {
                 crate::xorshift32(&mut x);
                 let pick = (x >> 4) as usize % 64;
                 let r = match round {
-                    // Three-byte text with pairs among it; then two-byte, then mixed.
+                    // Three-byte text with pairs among it; then two-byte; then runs of
+                    // ASCII (markup: about 64 units between others; English: only pairs
+                    // among it); then mixed.
                     0 | 1 => [2, 2, 2, 2, 2, 2, 0, 1][pick % 8],
                     2 => [1, 1, 1, 0][pick % 4],
+                    6 if pick % 32 == 5 => 1 + (pick >> 5),
+                    6 | 7 => 0,
                     _ => pick % 3,
                 };
                 let (lo, hi) = ranges[r];

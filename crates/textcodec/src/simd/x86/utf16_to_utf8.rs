@@ -39,8 +39,6 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     }
     // SAFETY: dst has at least 48 bytes.
     let mut ahead = unsafe { Ahead::<false>::new(d) };
-    // How many blocks of sixteen in a row before this one were all ASCII.
-    let mut ascii_before = 0u32;
     while i + 32 <= src.len() && o + 32 <= room {
         // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
         let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
@@ -48,25 +46,29 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             w = _mm256_shuffle_epi8(w, swap2);
         }
         if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
-            if ascii_before >= 2 && i + 64 <= src.len() {
-                // A third block of ASCII in a row (markup, English): blocks of 32 units as
-                // long as they are all ASCII, with nothing written past them.
-                // SAFETY: the kept bytes are within dst.
-                unsafe { ahead.restore(d) };
-                let n = ((src.len() - i) / 2).min(room - o);
-                // SAFETY: AVX2 is present; the 2n bytes at i are within src, n <= room - o.
-                let k = unsafe { narrow_blocks_avx2::<true, BE>(s.add(i), n, &mut dst[o..room]) };
-                i += 2 * k;
-                o += k;
-                // SAFETY: o <= room.
-                unsafe { ahead.renew(d, o) };
-                if k != 0 {
-                    ascii_before = 0;
+            // ASCII. As in simdutf's AVX2 kernel, a look at the next sixteen units: ASCII
+            // too (markup, English), thirty-two bytes at once; else sixteen (between letters
+            // of Latin text). Either way no exit from the loop to mispredict.
+            if i + 64 <= src.len() {
+                // SAFETY: i + 64 <= src.len(): the 32 bytes at i + 32 are readable; unaligned.
+                let mut x = unsafe { _mm256_loadu_si256(s.add(i + 32) as *const __m256i) };
+                if BE {
+                    x = _mm256_shuffle_epi8(x, swap2);
+                }
+                if _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
+                    // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
+                    let bytes =
+                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
+                    // SAFETY: o + 32 <= room; an unaligned store of output only.
+                    unsafe {
+                        ahead.advance_past(d, o + 32);
+                        _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes)
+                    };
+                    i += 64;
+                    o += 32;
                     continue;
                 }
             }
-            ascii_before += 1;
-            // ASCII (between letters of Latin text: no exit from a loop to mispredict).
             let packed = _mm256_packus_epi16(w, w);
             let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
             // SAFETY: o + 32 <= room; an unaligned store.
@@ -86,7 +88,6 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             }
             let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
             let sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800u16 as i16));
-            ascii_before = 0;
             if _mm256_testz_si256(sur, sur) == 0 {
                 // SAFETY: the kept bytes are within dst.
                 unsafe { ahead.restore(d) };
@@ -119,7 +120,6 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 _mm256_set1_epi16(0x80),
             )),
         );
-        ascii_before = 0;
         let lanes = _mm256_blendv_epi8(w, pair, two);
         let lo = &PACK_1_2[(m & 0xFF) as usize];
         let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
