@@ -39,7 +39,7 @@ static FROM: [u8; 32] = {
 
 #[inline]
 pub(crate) fn utf8_to_isomorphic_avx2(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
-    if detected_level() < Level::Avx2 {
+    if !super::has_avx2() {
         return scalar::utf8_to_isomorphic(src, dst);
     }
     // SAFETY: AVX2 is present (checked above); the body checks every length it relies on.

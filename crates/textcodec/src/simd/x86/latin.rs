@@ -252,7 +252,7 @@ pub(crate) fn encode_utf8_low_avx2(
     dst: &mut [u8],
     low: &[u8; 0x800],
 ) -> (usize, usize) {
-    if crate::simd::detected_level() < crate::simd::Level::Avx2 {
+    if !super::has_avx2() {
         return encode_utf8_low_sse2(src, dst, low);
     }
     // SAFETY: AVX2 is present (checked above).
