@@ -4,7 +4,6 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::Stdio;
 use std::thread;
 use std::time::Duration;
 
@@ -21,13 +20,7 @@ fn peak_kib(pid: u32) -> Option<u64> {
 #[cfg(target_os = "linux")]
 fn stream_through(args: &[&str], unit: Vec<u8>, total: usize) -> (u64, u64) {
     let repeats = total / unit.len();
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(args);
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || {

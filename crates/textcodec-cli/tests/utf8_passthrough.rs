@@ -11,7 +11,7 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::thread;
 use std::time::Duration;
 
@@ -25,13 +25,7 @@ const CHUNK: usize = 64 * 1024;
 /// Runs `textcodec ARGS` with `input` written to its standard input in pieces of `pieces`
 /// bytes (cycled), with a pause after each of the first few, so that its reads end there.
 fn run_in_pieces(args: &[&str], input: &[u8], pieces: &[usize]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(args);
     let mut pipe = child.stdin.take().unwrap();
     let input = input.to_vec();
     let pieces = pieces.to_vec();

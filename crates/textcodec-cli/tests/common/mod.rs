@@ -12,15 +12,20 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_textcodec"))
 }
 
-/// Runs `textcodec ARGS` with `stdin` as standard input.
-pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = bin()
+/// Starts `textcodec ARGS` with its standard input, output and error piped.
+pub fn spawn_piped(args: &[&str]) -> std::process::Child {
+    bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn textcodec");
+        .expect("spawn textcodec")
+}
+
+/// Runs `textcodec ARGS` with `stdin` as standard input.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn_piped(args);
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_vec();
     // A thread, so that a large input cannot deadlock against a large output; the child
