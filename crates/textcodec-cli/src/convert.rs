@@ -29,6 +29,8 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::thread;
 
 use textcodec::{
     BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode,
@@ -47,6 +49,9 @@ pub const CHUNK: usize = 64 * 1024;
 pub const UTF8_BLOCK: usize = 256 * 1024;
 /// The alignment of those reads.
 const PAGE: usize = 4096;
+/// Bytes of an input read on the converting thread before [`Converter::run_utf8`] reads
+/// ahead on another: smaller inputs do not pay for starting a thread.
+const READ_AHEAD_AFTER: u64 = 1024 * 1024;
 /// Buffers never grow beyond this; past it the pipeline relies on `OutputFull`.
 const MAX_BUF: usize = 16 * 1024 * 1024;
 /// Bytes of input history kept across chunks to show a malformed sequence.
@@ -283,6 +288,8 @@ struct Converter<'p, U: Unit> {
     scratch: Vec<U>,
     sink: Sink,
     progress: &'p mut Progress,
+    /// The buffers of [`ReadAhead`], kept from one input to the next.
+    ahead_buffers: Vec<Vec<u8>>,
 }
 
 /// The state of one input stream.
@@ -362,6 +369,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             scratch: Vec::new(),
             sink,
             progress,
+            ahead_buffers: Vec::new(),
         }
     }
 
@@ -377,14 +385,12 @@ impl<'p, U: Unit> Converter<'p, U> {
         let mut input_buf = Vec::new();
         for input in inputs {
             let name = input.name();
-            match input {
-                Input::Stdin => {
-                    let stdin = io::stdin();
-                    let mut lock = stdin.lock();
-                    self.run_input(&name, &mut lock, &mut input_buf)?;
-                }
-                Input::File { mut file, .. } => self.run_input(&name, &mut file, &mut input_buf)?,
-            }
+            // Owned, and readable from another thread: the UTF-8 path may read ahead on one.
+            let reader: Box<dyn Read + Send> = match input {
+                Input::Stdin => Box::new(io::stdin()),
+                Input::File { file, .. } => Box::new(file),
+            };
+            self.run_input(&name, reader, &mut input_buf)?;
         }
         self.sink.finish()
     }
@@ -392,7 +398,7 @@ impl<'p, U: Unit> Converter<'p, U> {
     fn run_input(
         &mut self,
         name: &str,
-        reader: &mut dyn Read,
+        mut reader: Box<dyn Read + Send>,
         buf: &mut Vec<u8>,
     ) -> Result<(), Failure> {
         let plan = self.plan;
@@ -402,7 +408,7 @@ impl<'p, U: Unit> Converter<'p, U> {
         };
         // `-f auto`: the first MiB decides the encoding; it is then decoded like any chunk.
         let (from, head) = if plan.auto {
-            let head = crate::detect::read_head(reader, name)?;
+            let head = crate::detect::read_head(&mut *reader, name)?;
             let found = crate::detect::detect(&head, None, true);
             if !plan.quiet {
                 let msg = format!("{name}: {}", found.describe());
@@ -438,9 +444,8 @@ impl<'p, U: Unit> Converter<'p, U> {
             },
         };
         if matches!(plan.target, Target::Utf8) && from == textcodec::UTF_8 {
-            // Room for a page-aligned block and the (at most 3) bytes carried before it.
-            if buf.len() < UTF8_BLOCK + PAGE + 3 {
-                buf.resize(UTF8_BLOCK + PAGE + 3, 0);
+            if buf.len() < UTF8_BUFFER {
+                buf.resize(UTF8_BUFFER, 0);
             }
             self.run_utf8(&mut st, reader, &head, buf)?;
         } else {
@@ -454,7 +459,7 @@ impl<'p, U: Unit> Converter<'p, U> {
                 self.progress.inc(head.len());
             }
             loop {
-                let n = read(reader, buf, name)?;
+                let n = read(&mut *reader, buf, name)?;
                 let last = n == 0;
                 let src = &buf[..n];
                 self.decode_chunk(&mut st, src, last)?;
@@ -497,42 +502,95 @@ impl<'p, U: Unit> Converter<'p, U> {
     }
 
     /// UTF-8 input to UTF-8 output: reads of [`UTF8_BLOCK`] bytes (after `head`, the bytes
-    /// already read), each handled by [`Self::utf8_block`], which may leave the first bytes
-    /// (at most 3) of a character that the read cut for the next read, as the decoder would
-    /// hold them; at the end of the input the decoder gets them as its last chunk.
+    /// already read), each handled by [`Self::utf8_read`]. Once [`READ_AHEAD_AFTER`] bytes
+    /// have been read and the input goes on, the reads move to a thread of their own
+    /// ([`ReadAhead`]), which fills the next buffers while this one validates and writes: the
+    /// kernel's copy from the page cache (most of the time on a cached file) then overlaps
+    /// the rest of the work. Smaller inputs never start it.
     fn run_utf8(
         &mut self,
         st: &mut Stream,
-        reader: &mut dyn Read,
+        mut reader: Box<dyn Read + Send>,
         head: &[u8],
         buf: &mut [u8],
     ) -> Result<(), Failure> {
-        // Reads go to a page-aligned `buf[start..start + UTF8_BLOCK]` (the kernel's copy
-        // from the page cache into a buffer 16 bytes past a page boundary measured 3 to 4
-        // times slower here), the bytes carried from one read to the next just before it.
-        let block = UTF8_BLOCK;
-        let base = buf.as_ptr().addr();
-        let start = (base + 3).next_multiple_of(PAGE) - base;
-        let mut carry = 0;
+        let mut carry = Carry::default();
+        let mut read_so_far = head.len() as u64;
         if !head.is_empty() {
-            carry = self.utf8_block(st, head)?;
-            buf[start - carry..start].copy_from_slice(&head[head.len() - carry..]);
+            let keep = self.utf8_block(st, head)?;
+            carry.set(&head[head.len() - keep..]);
             self.progress.inc(head.len());
         }
+        let mut may_read_ahead = true;
         loop {
-            let n = read(reader, &mut buf[start..start + block], st.name)?;
-            if n == 0 {
-                let src = &buf[start - carry..start];
-                self.decode_chunk(st, src, true)?;
-                st.remember(src);
-                self.progress.inc(0);
+            if may_read_ahead && read_so_far >= READ_AHEAD_AFTER {
+                let buffers = std::mem::take(&mut self.ahead_buffers);
+                match ReadAhead::start(reader, buffers) {
+                    Ok(ahead) => return self.run_utf8_ahead(st, ahead, carry),
+                    // No thread (a process or system limit): read here, as for small inputs.
+                    Err(back) => {
+                        reader = back;
+                        may_read_ahead = false;
+                    }
+                }
+            }
+            let start = aligned_start(buf);
+            let n = read(&mut *reader, &mut buf[start..start + UTF8_BLOCK], st.name)?;
+            if self.utf8_read(st, buf, n, &mut carry)? {
                 return Ok(());
             }
-            let end = start + n;
-            carry = self.utf8_block(st, &buf[start - carry..end])?;
-            buf.copy_within(end - carry..end, start - carry);
-            self.progress.inc(n);
+            read_so_far += n as u64;
         }
+    }
+
+    /// The rest of [`Self::run_utf8`] once the reads are done by `ahead`'s thread: each read
+    /// is handled as the thread delivers it, in order, and its buffer given back for another
+    /// read; a read error is reported where it happened in the stream, after everything
+    /// before it was written. The buffers are kept for the next input.
+    fn run_utf8_ahead(
+        &mut self,
+        st: &mut Stream,
+        mut ahead: ReadAhead,
+        mut carry: Carry,
+    ) -> Result<(), Failure> {
+        loop {
+            let (mut buf, n) = ahead.next();
+            let n = n.map_err(|e| read_error(st.name, &e))?;
+            if self.utf8_read(st, &mut buf, n, &mut carry)? {
+                self.ahead_buffers = ahead.finish(buf);
+                return Ok(());
+            }
+            ahead.give_back(buf);
+        }
+    }
+
+    /// One read of `n` bytes (0: the end of the input) at `buf`'s page-aligned start
+    /// ([`aligned_start`]): `carry` (the first bytes of a character that the previous read
+    /// cut, as the decoder would hold them) goes just before them, then the block is handled
+    /// by [`Self::utf8_block`], which may leave a new carry; at the end of the input the
+    /// decoder gets the carry as its last chunk. Returns whether this was the end.
+    fn utf8_read(
+        &mut self,
+        st: &mut Stream,
+        buf: &mut [u8],
+        n: usize,
+        carry: &mut Carry,
+    ) -> Result<bool, Failure> {
+        let start = aligned_start(buf);
+        let from = start - carry.len;
+        buf[from..start].copy_from_slice(carry.bytes());
+        if n == 0 {
+            let src = &buf[from..start];
+            self.decode_chunk(st, src, true)?;
+            st.remember(src);
+            self.progress.inc(0);
+            return Ok(true);
+        }
+        let end = start + n;
+        let keep = self.utf8_block(st, &buf[from..end])?;
+        carry.set(&buf[end - keep..end]);
+        self.progress.inc(n);
+        Ok(false)
     }
 
     /// One block of UTF-8 input (not the end of it), UTF-8 output. Where the decoder holds
@@ -982,17 +1040,138 @@ impl Stream<'_> {
 
 /// Reads into `buf`, retrying when interrupted; 0 at the end of the input.
 fn read(reader: &mut dyn Read, buf: &mut [u8], name: &str) -> Result<usize, Failure> {
+    read_retrying(reader, buf).map_err(|e| read_error(name, &e))
+}
+
+/// One `read`, again if a signal interrupted it.
+fn read_retrying(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match reader.read(buf) {
-            Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(Failure::Usage(format!(
-                    "cannot read '{name}': {}",
-                    io_msg(&e)
-                )))
-            }
+            r => return r,
         }
+    }
+}
+
+fn read_error(name: &str, e: &io::Error) -> Failure {
+    Failure::Usage(format!("cannot read '{name}': {}", io_msg(e)))
+}
+
+/// The size of a buffer for [`Converter::run_utf8`]'s reads: a page-aligned block of
+/// [`UTF8_BLOCK`] bytes and the (at most 3) bytes carried before it.
+const UTF8_BUFFER: usize = UTF8_BLOCK + PAGE + 3;
+
+/// Where [`Converter::run_utf8`] reads into `buf`: the first page boundary with at least 3
+/// bytes before it (the kernel's copy from the page cache into a buffer 16 bytes past a page
+/// boundary measured 3 to 4 times slower here).
+fn aligned_start(buf: &[u8]) -> usize {
+    let base = buf.as_ptr().addr();
+    (base + 3).next_multiple_of(PAGE) - base
+}
+
+/// The first bytes (at most 3) of a character that a read cut, carried to the next read.
+#[derive(Default)]
+struct Carry {
+    bytes: [u8; 3],
+    len: usize,
+}
+
+impl Carry {
+    fn set(&mut self, bytes: &[u8]) {
+        self.bytes[..bytes.len()].copy_from_slice(bytes);
+        self.len = bytes.len();
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// Buffers in the ring of [`ReadAhead`]: the thread can be this many reads ahead, less the
+/// one being converted.
+const AHEAD_BUFFERS: usize = 4;
+
+/// A read and the buffer it went into (at [`aligned_start`], as many bytes as it says).
+type Filled = (Vec<u8>, io::Result<usize>);
+
+/// Reads of [`UTF8_BLOCK`] bytes on a thread of its own, into a ring of
+/// [`AHEAD_BUFFERS`] buffers that go back and forth over two channels: empty ones to the
+/// thread, filled ones (with the read's result) back, in order. The thread ends after the
+/// read that returns 0 or an error, or when the other side is gone (the conversion stopped
+/// on an error: the process is about to end; a thread blocked in `read` on a terminal or a
+/// pipe does not hold it up, as nothing waits for it).
+struct ReadAhead {
+    empty: mpsc::Sender<Vec<u8>>,
+    filled: mpsc::Receiver<Filled>,
+    thread: thread::JoinHandle<mpsc::Receiver<Vec<u8>>>,
+}
+
+impl ReadAhead {
+    /// Starts the thread with `buffers` (allocated up to [`AHEAD_BUFFERS`]); gives `reader`
+    /// back if no thread could be started.
+    fn start(
+        reader: Box<dyn Read + Send>,
+        mut buffers: Vec<Vec<u8>>,
+    ) -> Result<ReadAhead, Box<dyn Read + Send>> {
+        let (empty, empty_rx) = mpsc::channel::<Vec<u8>>();
+        let (filled_tx, filled) = mpsc::channel::<Filled>();
+        // The reader goes over a channel of its own once the thread runs, so that it is
+        // still here if it does not.
+        let (reader_tx, reader_rx) = mpsc::channel::<Box<dyn Read + Send>>();
+        let spawned = thread::Builder::new()
+            .name("read-ahead".into())
+            .spawn(move || {
+                if let Ok(mut reader) = reader_rx.recv() {
+                    while let Ok(mut buf) = empty_rx.recv() {
+                        let start = aligned_start(&buf);
+                        let r = read_retrying(&mut *reader, &mut buf[start..start + UTF8_BLOCK]);
+                        let more = matches!(r, Ok(1..));
+                        if filled_tx.send((buf, r)).is_err() || !more {
+                            break;
+                        }
+                    }
+                }
+                // The buffers given back after the last read, for the next input.
+                empty_rx
+            });
+        let Ok(thread) = spawned else {
+            return Err(reader);
+        };
+        reader_tx.send(reader).expect("the thread waits for its reader");
+        buffers.resize_with(AHEAD_BUFFERS, || vec![0; UTF8_BUFFER]);
+        for buf in buffers {
+            empty.send(buf).expect("the thread waits for buffers");
+        }
+        Ok(ReadAhead {
+            empty,
+            filled,
+            thread,
+        })
+    }
+
+    /// The next read, in the order of the input.
+    fn next(&mut self) -> Filled {
+        // The thread sends a result for every buffer until its last read; it can only be
+        // gone without one if it panicked.
+        self.filled
+            .recv()
+            .unwrap_or_else(|_| (Vec::new(), Err(io::Error::other("the reading thread failed"))))
+    }
+
+    /// A buffer whose read was converted, for another read.
+    fn give_back(&self, buf: Vec<u8>) {
+        // The thread has stopped only after a read that ended the input.
+        let _ = self.empty.send(buf);
+    }
+
+    /// After the last read (`last` its buffer): waits for the thread and returns the
+    /// buffers.
+    fn finish(self, last: Vec<u8>) -> Vec<Vec<u8>> {
+        let mut buffers = vec![last];
+        if let Ok(empty) = self.thread.join() {
+            buffers.extend(empty.try_iter());
+        }
+        buffers
     }
 }
 
