@@ -24,12 +24,15 @@
 //! UTF-8 input to UTF-8 output ([`Converter::run_utf8`]): larger reads, each validated in
 //! place and its valid part written straight from the input buffer; only what follows a
 //! malformed sequence in a read (and the stream's first bytes, while the decoder sniffs a BOM)
-//! goes through the decoder as above.
+//! goes through the decoder as above. Past the first MiB of a regular file, the reads and
+//! their validation run on every core, the rest in the input's order
+//! ([`Converter::utf8_parallel`]).
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::thread;
 
 use textcodec::{
@@ -49,9 +52,9 @@ pub const CHUNK: usize = 64 * 1024;
 pub const UTF8_BLOCK: usize = 256 * 1024;
 /// The alignment of those reads.
 const PAGE: usize = 4096;
-/// Bytes of an input read on the converting thread before [`Converter::run_utf8`] reads
-/// ahead on another: smaller inputs do not pay for starting a thread.
-const READ_AHEAD_AFTER: u64 = 1024 * 1024;
+/// Bytes of a regular file read on one thread before [`Converter::run_utf8`] reads on
+/// several: smaller inputs do not pay for starting threads.
+const PARALLEL_AFTER: u64 = 1024 * 1024;
 /// Buffers never grow beyond this; past it the pipeline relies on `OutputFull`.
 const MAX_BUF: usize = 16 * 1024 * 1024;
 /// Bytes of input history kept across chunks to show a malformed sequence.
@@ -129,7 +132,7 @@ pub fn run(
 
 /// The decoded text between decoder and encoder (or output): UTF-8 bytes (`u8`) or UTF-16
 /// code units (`u16`). One pipeline, monomorphised for each.
-trait Unit: Copy + Default + 'static {
+trait Unit: Copy + Default + Send + 'static {
     /// Room kept beyond the decoder's worst case.
     const SLACK: usize;
     /// The number of U+FFFD in `text` (whole characters).
@@ -288,8 +291,9 @@ struct Converter<'p, U: Unit> {
     scratch: Vec<U>,
     sink: Sink,
     progress: &'p mut Progress,
-    /// The buffers of [`ReadAhead`], kept from one input to the next.
-    ahead_buffers: Vec<Vec<u8>>,
+    /// The other threads' buffers in [`Self::utf8_parallel`], kept from one input to the
+    /// next.
+    parallel_buffers: Vec<Vec<u8>>,
 }
 
 /// The state of one input stream.
@@ -369,7 +373,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             scratch: Vec::new(),
             sink,
             progress,
-            ahead_buffers: Vec::new(),
+            parallel_buffers: Vec::new(),
         }
     }
 
@@ -385,12 +389,11 @@ impl<'p, U: Unit> Converter<'p, U> {
         let mut input_buf = Vec::new();
         for input in inputs {
             let name = input.name();
-            // Owned, and readable from another thread: the UTF-8 path may read ahead on one.
-            let reader: Box<dyn Read + Send> = match input {
-                Input::Stdin => Box::new(io::stdin()),
-                Input::File { file, .. } => Box::new(file),
+            let mut source = match input {
+                Input::Stdin => Source::Stdin(io::stdin().lock()),
+                Input::File { file, .. } => Source::File(file),
             };
-            self.run_input(&name, reader, &mut input_buf)?;
+            self.run_input(&name, &mut source, &mut input_buf)?;
         }
         self.sink.finish()
     }
@@ -398,7 +401,7 @@ impl<'p, U: Unit> Converter<'p, U> {
     fn run_input(
         &mut self,
         name: &str,
-        mut reader: Box<dyn Read + Send>,
+        reader: &mut Source,
         buf: &mut Vec<u8>,
     ) -> Result<(), Failure> {
         let plan = self.plan;
@@ -408,7 +411,7 @@ impl<'p, U: Unit> Converter<'p, U> {
         };
         // `-f auto`: the first MiB decides the encoding; it is then decoded like any chunk.
         let (from, head) = if plan.auto {
-            let head = crate::detect::read_head(&mut *reader, name)?;
+            let head = crate::detect::read_head(reader, name)?;
             let found = crate::detect::detect(&head, None, true);
             if !plan.quiet {
                 let msg = format!("{name}: {}", found.describe());
@@ -459,7 +462,7 @@ impl<'p, U: Unit> Converter<'p, U> {
                 self.progress.inc(head.len());
             }
             loop {
-                let n = read(&mut *reader, buf, name)?;
+                let n = read(reader, buf, name)?;
                 let last = n == 0;
                 let src = &buf[..n];
                 self.decode_chunk(&mut st, src, last)?;
@@ -502,65 +505,110 @@ impl<'p, U: Unit> Converter<'p, U> {
     }
 
     /// UTF-8 input to UTF-8 output: reads of [`UTF8_BLOCK`] bytes (after `head`, the bytes
-    /// already read), each handled by [`Self::utf8_read`]. Once [`READ_AHEAD_AFTER`] bytes
-    /// have been read and the input goes on, the reads move to a thread of their own
-    /// ([`ReadAhead`]), which fills the next buffers while this one validates and writes: the
-    /// kernel's copy from the page cache (most of the time on a cached file) then overlaps
-    /// the rest of the work. Smaller inputs never start it.
+    /// already read), each handled by [`Self::utf8_read`]. Once [`PARALLEL_AFTER`] bytes
+    /// have been read from a regular file and it goes on, [`Self::utf8_parallel`] reads and
+    /// validates the following blocks on several threads; smaller inputs, pipes and
+    /// terminals are read here.
     fn run_utf8(
         &mut self,
         st: &mut Stream,
-        mut reader: Box<dyn Read + Send>,
+        reader: &mut Source,
         head: &[u8],
         buf: &mut [u8],
     ) -> Result<(), Failure> {
         let mut carry = Carry::default();
         let mut read_so_far = head.len() as u64;
         if !head.is_empty() {
-            let keep = self.utf8_block(st, head)?;
+            let keep = self.utf8_block(st, head, None)?;
             carry.set(&head[head.len() - keep..]);
             self.progress.inc(head.len());
         }
-        let mut may_read_ahead = true;
+        let mut may_go_parallel = true;
         loop {
-            if may_read_ahead && read_so_far >= READ_AHEAD_AFTER {
-                let buffers = std::mem::take(&mut self.ahead_buffers);
-                match ReadAhead::start(reader, buffers) {
-                    Ok(ahead) => return self.run_utf8_ahead(st, ahead, carry),
-                    // No thread (a process or system limit): read here, as for small inputs.
-                    Err(back) => {
-                        reader = back;
-                        may_read_ahead = false;
+            if may_go_parallel && read_so_far >= PARALLEL_AFTER {
+                may_go_parallel = false;
+                if let Some((file, from)) = parallel_file(reader) {
+                    match self.utf8_parallel(st, file, from, buf, carry)? {
+                        Parallel::End => return Ok(()),
+                        // A short read before the end (a file that grows while it is read):
+                        // on from there on this thread.
+                        Parallel::ShortRead {
+                            carry: c,
+                            resume_at,
+                        } => {
+                            carry = c;
+                            let mut file = file;
+                            file.seek(SeekFrom::Start(resume_at))
+                                .map_err(|e| read_error(st.name, &e))?;
+                        }
                     }
                 }
             }
             let start = aligned_start(buf);
-            let n = read(&mut *reader, &mut buf[start..start + UTF8_BLOCK], st.name)?;
-            if self.utf8_read(st, buf, n, &mut carry)? {
+            let n = read(reader, &mut buf[start..start + UTF8_BLOCK], st.name)?;
+            if self.utf8_read(st, buf, n, &mut carry, None)? {
                 return Ok(());
             }
             read_so_far += n as u64;
         }
     }
 
-    /// The rest of [`Self::run_utf8`] once the reads are done by `ahead`'s thread: each read
-    /// is handled as the thread delivers it, in order, and its buffer given back for another
-    /// read; a read error is reported where it happened in the stream, after everything
-    /// before it was written. The buffers are kept for the next input.
-    fn run_utf8_ahead(
+    /// The rest of a regular file, from `from` (its current position), in blocks of
+    /// [`UTF8_BLOCK`] bytes read at their offsets (`pread`) by [`parallel_workers`] threads
+    /// (this one and others), each into a buffer of its own (`buf` for this thread): a
+    /// thread takes the next block, reads it, validates what it can of it without the bytes
+    /// before it ([`Prevalidated`]), then waits for the block's turn and, holding the
+    /// converter, hands it to [`Self::utf8_read`] as the one-thread loop would, which writes
+    /// it from that buffer. So reading and validation run on every core, each block's bytes
+    /// stay in the cache of the core that read them, and everything that depends on what
+    /// came before (characters cut by the edges, the decoder after a malformed sequence,
+    /// counts, offsets, the output's order) happens in the input's order, one block at a
+    /// time. A read error is reported at its block's turn, after everything before it was
+    /// written; the other threads stop at their next turn.
+    ///
+    /// Reading on one thread and converting on another measured slower on this machine (the
+    /// bytes then move from one core's cache to the other's): BENCHMARKS.md, "UTF-8 through
+    /// the command (issue 16)".
+    fn utf8_parallel(
         &mut self,
         st: &mut Stream,
-        mut ahead: ReadAhead,
-        mut carry: Carry,
-    ) -> Result<(), Failure> {
-        loop {
-            let (mut buf, n) = ahead.next();
-            let n = n.map_err(|e| read_error(st.name, &e))?;
-            if self.utf8_read(st, &mut buf, n, &mut carry)? {
-                self.ahead_buffers = ahead.finish(buf);
-                return Ok(());
+        file: &File,
+        from: u64,
+        buf: &mut [u8],
+        carry: Carry,
+    ) -> Result<Parallel, Failure> {
+        let mut spare = std::mem::take(&mut self.parallel_buffers);
+        spare.resize_with(parallel_workers() - 1, || vec![0; UTF8_BUFFER]);
+        let turns = Turns {
+            claimed: AtomicU64::new(0),
+            state: Mutex::new(TurnState {
+                next: 0,
+                carry,
+                outcome: None,
+            }),
+            changed: Condvar::new(),
+            converter: Mutex::new((&mut *self, &mut *st)),
+        };
+        thread::scope(|scope| {
+            for buf in &mut spare {
+                let turns = &turns;
+                // Without another thread (a process or system limit), the others do it all.
+                let _ = thread::Builder::new()
+                    .name("read".into())
+                    .spawn_scoped(scope, move || turns.work(file, from, buf));
             }
-            ahead.give_back(buf);
+            turns.work(file, from, buf);
+        });
+        let state = turns.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        self.parallel_buffers = spare;
+        match state.outcome {
+            Some(Outcome::End) => Ok(Parallel::End),
+            Some(Outcome::ShortRead { resume_at }) => Ok(Parallel::ShortRead {
+                carry: state.carry,
+                resume_at,
+            }),
+            Some(Outcome::Failed(failure)) => Err(failure),
+            None => unreachable!("the threads stop on an outcome"),
         }
     }
 
@@ -575,6 +623,7 @@ impl<'p, U: Unit> Converter<'p, U> {
         buf: &mut [u8],
         n: usize,
         carry: &mut Carry,
+        pre: Option<Prevalidated>,
     ) -> Result<bool, Failure> {
         let start = aligned_start(buf);
         let from = start - carry.len;
@@ -587,7 +636,13 @@ impl<'p, U: Unit> Converter<'p, U> {
             return Ok(true);
         }
         let end = start + n;
-        let keep = self.utf8_block(st, &buf[from..end])?;
+        // The prevalidated range, in the block with the carry before it.
+        let pre = pre.map(|p| Prevalidated {
+            from: p.from + carry.len,
+            to: p.to + carry.len,
+            valid: p.valid,
+        });
+        let keep = self.utf8_block(st, &buf[from..end], pre)?;
         carry.set(&buf[end - keep..end]);
         self.progress.inc(n);
         Ok(false)
@@ -606,7 +661,12 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// where the input read so far does not end with an unfinished character
     /// ([`utf8_incomplete_tail`]), and there its state is its initial state: a valid prefix
     /// leaves it as it found it.
-    fn utf8_block(&mut self, st: &mut Stream, block: &[u8]) -> Result<usize, Failure> {
+    fn utf8_block(
+        &mut self,
+        st: &mut Stream,
+        block: &[u8],
+        pre: Option<Prevalidated>,
+    ) -> Result<usize, Failure> {
         // The first bytes of the stream, where the decoder sniffs the BOM.
         let mut pos = if st.consumed < 3 {
             let k = block.len().min(3 - st.consumed as usize);
@@ -627,7 +687,20 @@ impl<'p, U: Unit> Converter<'p, U> {
         self.decode_chunks(st, &block[start..pos])?;
         let tail = utf8_incomplete_tail(&block[pos..]);
         let end = block.len() - tail;
-        let valid = pos + Encoding::utf8_valid_up_to(&block[pos..end]);
+        let valid = pos
+            + match pre {
+                // Validated by a reading thread from `p.from`: what comes before it here
+                // (the carried bytes and those that end their character) only needs to be
+                // whole characters, as valid UTF-8 followed by valid UTF-8 is valid.
+                Some(p)
+                    if p.to == end
+                        && p.from >= pos
+                        && Encoding::utf8_valid_up_to(&block[pos..p.from]) == p.from - pos =>
+                {
+                    p.from - pos + p.valid
+                }
+                _ => Encoding::utf8_valid_up_to(&block[pos..end]),
+            };
         if valid > pos {
             let text = &block[pos..valid];
             self.sink.write_all(text)?;
@@ -1087,91 +1160,193 @@ impl Carry {
     }
 }
 
-/// Buffers in the ring of [`ReadAhead`]: the thread can be this many reads ahead, less the
-/// one being converted.
-const AHEAD_BUFFERS: usize = 4;
-
-/// A read and the buffer it went into (at [`aligned_start`], as many bytes as it says).
-type Filled = (Vec<u8>, io::Result<usize>);
-
-/// Reads of [`UTF8_BLOCK`] bytes on a thread of its own, into a ring of
-/// [`AHEAD_BUFFERS`] buffers that go back and forth over two channels: empty ones to the
-/// thread, filled ones (with the read's result) back, in order. The thread ends after the
-/// read that returns 0 or an error, or when the other side is gone (the conversion stopped
-/// on an error: the process is about to end; a thread blocked in `read` on a terminal or a
-/// pipe does not hold it up, as nothing waits for it).
-struct ReadAhead {
-    empty: mpsc::Sender<Vec<u8>>,
-    filled: mpsc::Receiver<Filled>,
-    thread: thread::JoinHandle<mpsc::Receiver<Vec<u8>>>,
+/// Where a stream's bytes come from.
+enum Source {
+    Stdin(io::StdinLock<'static>),
+    File(File),
 }
 
-impl ReadAhead {
-    /// Starts the thread with `buffers` (allocated up to [`AHEAD_BUFFERS`]); gives `reader`
-    /// back if no thread could be started.
-    fn start(
-        reader: Box<dyn Read + Send>,
-        mut buffers: Vec<Vec<u8>>,
-    ) -> Result<ReadAhead, Box<dyn Read + Send>> {
-        let (empty, empty_rx) = mpsc::channel::<Vec<u8>>();
-        let (filled_tx, filled) = mpsc::channel::<Filled>();
-        // The reader goes over a channel of its own once the thread runs, so that it is
-        // still here if it does not.
-        let (reader_tx, reader_rx) = mpsc::channel::<Box<dyn Read + Send>>();
-        let spawned = thread::Builder::new()
-            .name("read-ahead".into())
-            .spawn(move || {
-                if let Ok(mut reader) = reader_rx.recv() {
-                    while let Ok(mut buf) = empty_rx.recv() {
-                        let start = aligned_start(&buf);
-                        let r = read_retrying(&mut *reader, &mut buf[start..start + UTF8_BLOCK]);
-                        let more = matches!(r, Ok(1..));
-                        if filled_tx.send((buf, r)).is_err() || !more {
-                            break;
-                        }
-                    }
-                }
-                // The buffers given back after the last read, for the next input.
-                empty_rx
-            });
-        let Ok(thread) = spawned else {
-            return Err(reader);
-        };
-        reader_tx.send(reader).expect("the thread waits for its reader");
-        buffers.resize_with(AHEAD_BUFFERS, || vec![0; UTF8_BUFFER]);
-        for buf in buffers {
-            empty.send(buf).expect("the thread waits for buffers");
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Stdin(r) => r.read(buf),
+            Source::File(f) => f.read(buf),
         }
-        Ok(ReadAhead {
-            empty,
-            filled,
-            thread,
+    }
+}
+
+/// The input as a regular file that [`Converter::utf8_parallel`] can read at offsets, and
+/// its current position, if it is one (on Unix) and there is more than one core.
+fn parallel_file(source: &Source) -> Option<(&File, u64)> {
+    match source {
+        Source::File(file) if cfg!(unix) && parallel_workers() > 1 => {
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                return None;
+            }
+            let mut f = file;
+            Some((file, f.stream_position().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// The threads of [`Converter::utf8_parallel`]: one a core, at most 4.
+fn parallel_workers() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
+/// How [`Converter::utf8_parallel`] ended, if not on an error.
+enum Parallel {
+    /// At the end of the input.
+    End,
+    /// A read returned fewer bytes than asked before the end of the input (a file that
+    /// grew): the stream goes on at `resume_at` with `carry`.
+    ShortRead { carry: Carry, resume_at: u64 },
+}
+
+/// What a reading thread of [`Converter::utf8_parallel`] found of its block without the
+/// bytes before it: `block[from..to]` (after the continuation bytes that may end a character
+/// begun in the previous block, before an unfinished character at the end) starts with
+/// `valid` bytes of valid UTF-8. [`Converter::utf8_block`] takes that instead of validating
+/// when the range is exactly the one it would validate.
+#[derive(Clone, Copy)]
+struct Prevalidated {
+    from: usize,
+    to: usize,
+    valid: usize,
+}
+
+impl Prevalidated {
+    fn of(block: &[u8]) -> Option<Prevalidated> {
+        let from = block
+            .iter()
+            .take(3)
+            .take_while(|&&b| (0x80..0xC0).contains(&b))
+            .count();
+        let to = block.len() - utf8_incomplete_tail(block);
+        (from < to).then(|| Prevalidated {
+            from,
+            to,
+            valid: Encoding::utf8_valid_up_to(&block[from..to]),
         })
     }
+}
 
-    /// The next read, in the order of the input.
-    fn next(&mut self) -> Filled {
-        // The thread sends a result for every buffer until its last read; it can only be
-        // gone without one if it panicked.
-        self.filled
-            .recv()
-            .unwrap_or_else(|_| (Vec::new(), Err(io::Error::other("the reading thread failed"))))
-    }
+/// How the threads of [`Converter::utf8_parallel`] take turns.
+struct Turns<'a, 'p, 'n, U: Unit> {
+    /// The next block to take.
+    claimed: AtomicU64,
+    state: Mutex<TurnState>,
+    /// Signalled when `state` changes.
+    changed: Condvar,
+    /// Held by the thread whose block's turn it is.
+    converter: Mutex<(&'a mut Converter<'p, U>, &'a mut Stream<'n>)>,
+}
 
-    /// A buffer whose read was converted, for another read.
-    fn give_back(&self, buf: Vec<u8>) {
-        // The thread has stopped only after a read that ended the input.
-        let _ = self.empty.send(buf);
-    }
+struct TurnState {
+    /// The block whose turn it is.
+    next: u64,
+    carry: Carry,
+    /// Set once: the threads stop.
+    outcome: Option<Outcome>,
+}
 
-    /// After the last read (`last` its buffer): waits for the thread and returns the
-    /// buffers.
-    fn finish(self, last: Vec<u8>) -> Vec<Vec<u8>> {
-        let mut buffers = vec![last];
-        if let Ok(empty) = self.thread.join() {
-            buffers.extend(empty.try_iter());
+enum Outcome {
+    End,
+    ShortRead { resume_at: u64 },
+    Failed(Failure),
+}
+
+impl<U: Unit> Turns<'_, '_, '_, U> {
+    /// One thread's part: blocks of `file` from `from`, into `buf`, until an outcome.
+    #[cfg(unix)]
+    fn work(&self, file: &File, from: u64, buf: &mut [u8]) {
+        use std::os::unix::fs::FileExt;
+        // A thread that panics in its turn would leave the others waiting for it.
+        let _stop = PanicStop(self);
+        let start = aligned_start(buf);
+        loop {
+            let k = self.claimed.fetch_add(1, Ordering::Relaxed);
+            let offset = from + k * UTF8_BLOCK as u64;
+            let block = &mut buf[start..start + UTF8_BLOCK];
+            // As many bytes as the block holds, fewer only at the end of the file.
+            let mut n = 0;
+            let read = loop {
+                match file.read_at(&mut block[n..], offset + n as u64) {
+                    Ok(0) => break Ok(n),
+                    Ok(m) => {
+                        n += m;
+                        if n == block.len() {
+                            break Ok(n);
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => break Err(e),
+                }
+            };
+            let pre = read
+                .as_ref()
+                .ok()
+                .and_then(|&n| Prevalidated::of(&block[..n]));
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            while state.next != k && state.outcome.is_none() {
+                state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            if state.outcome.is_some() {
+                return;
+            }
+            // This block's turn (the other threads read on meanwhile).
+            let mut carry = std::mem::take(&mut state.carry);
+            drop(state);
+            let outcome = {
+                let mut converter = self.converter.lock().unwrap_or_else(|e| e.into_inner());
+                let (conv, st) = &mut *converter;
+                match read {
+                    Err(e) => Some(Outcome::Failed(read_error(st.name, &e))),
+                    Ok(n) => match conv.utf8_read(st, buf, n, &mut carry, pre) {
+                        Err(failure) => Some(Outcome::Failed(failure)),
+                        Ok(true) => Some(Outcome::End),
+                        Ok(false) if n < UTF8_BLOCK => Some(Outcome::ShortRead {
+                            resume_at: offset + n as u64,
+                        }),
+                        Ok(false) => None,
+                    },
+                }
+            };
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.carry = carry;
+            state.next = k + 1;
+            let stop = outcome.is_some();
+            state.outcome = outcome;
+            drop(state);
+            self.changed.notify_all();
+            if stop {
+                return;
+            }
         }
-        buffers
+    }
+
+    #[cfg(not(unix))]
+    fn work(&self, _: &File, _: u64, _: &mut [u8]) {
+        unreachable!("parallel_file is for Unix")
+    }
+}
+
+/// Stops the threads of [`Turns::work`] if one of them panics.
+struct PanicStop<'t, 'a, 'p, 'n, U: Unit>(&'t Turns<'a, 'p, 'n, U>);
+
+impl<U: Unit> Drop for PanicStop<'_, '_, '_, '_, U> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let mut state = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+            if state.outcome.is_none() {
+                state.outcome = Some(Outcome::Failed(Failure::Usage(
+                    "a reading thread failed".into(),
+                )));
+            }
+            drop(state);
+            self.0.changed.notify_all();
+        }
     }
 }
 
