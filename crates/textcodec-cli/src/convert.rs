@@ -533,8 +533,9 @@ impl<'p, U: Unit> Converter<'p, U> {
                 if let Some((file, from)) = parallel_file(reader) {
                     match self.utf8_parallel(st, file, from, buf, carry)? {
                         Parallel::End => return Ok(()),
-                        // A short read before the end (a file that grows while it is read):
-                        // on from there on this thread.
+                        // A block shorter than asked: the end of the file as it was then
+                        // (the file may have grown since, or shrunk): read on from there on
+                        // this thread, to a read of 0 bytes, as for any input.
                         Parallel::ShortRead {
                             carry: c,
                             resume_at,
@@ -569,7 +570,7 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// time. A read error is reported at its block's turn, after everything before it was
     /// written; the other threads stop at their next turn.
     ///
-    /// Reading on one thread and converting on another measured slower on this machine (the
+    /// Reading on one thread and converting on another measured slower on a 2-core VM (the
     /// bytes then move from one core's cache to the other's): BENCHMARKS.md, "UTF-8 through
     /// the command (issue 16)".
     fn utf8_parallel(
@@ -1202,8 +1203,8 @@ fn parallel_workers() -> usize {
 enum Parallel {
     /// At the end of the input.
     End,
-    /// A read returned fewer bytes than asked before the end of the input (a file that
-    /// grew): the stream goes on at `resume_at` with `carry`.
+    /// A block came back shorter than asked (at least its bytes were converted): the
+    /// stream goes on at `resume_at` with `carry`.
     ShortRead { carry: Carry, resume_at: u64 },
 }
 
