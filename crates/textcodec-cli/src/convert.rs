@@ -24,11 +24,16 @@
 //! UTF-8 input to UTF-8 output ([`Converter::run_utf8`]): larger reads, each validated in
 //! place and its valid part written straight from the input buffer; only what follows a
 //! malformed sequence in a read (and the stream's first bytes, while the decoder sniffs a BOM)
-//! goes through the decoder as above.
+//! goes through the decoder as above. Past the first MiB of a regular file, the reads and
+//! their validation run on every core, the rest in the input's order
+//! ([`Converter::utf8_parallel`]).
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::thread;
 
 use textcodec::{
     BomHandling, DecodeError, Decoder, DecoderErrorMode, DecoderOptions, Encoder, EncoderErrorMode,
@@ -47,6 +52,12 @@ pub const CHUNK: usize = 64 * 1024;
 pub const UTF8_BLOCK: usize = 256 * 1024;
 /// The alignment of those reads.
 const PAGE: usize = 4096;
+/// Bytes of a regular file read on one thread before [`Converter::run_utf8`] reads on
+/// several, if at least [`PARALLEL_REST`] remain: smaller inputs do not pay for starting
+/// threads (measured: the whole run of 1.5 and 2.3 MB took 0.1 to 0.6 ms more with the
+/// rest read on two threads, of 4 MB about as long or up to 0.5 ms less).
+const PARALLEL_AFTER: u64 = 1024 * 1024;
+const PARALLEL_REST: u64 = 4 * 1024 * 1024;
 /// Buffers never grow beyond this; past it the pipeline relies on `OutputFull`.
 const MAX_BUF: usize = 16 * 1024 * 1024;
 /// Bytes of input history kept across chunks to show a malformed sequence.
@@ -124,7 +135,7 @@ pub fn run(
 
 /// The decoded text between decoder and encoder (or output): UTF-8 bytes (`u8`) or UTF-16
 /// code units (`u16`). One pipeline, monomorphised for each.
-trait Unit: Copy + Default + 'static {
+trait Unit: Copy + Default + Send + 'static {
     /// Room kept beyond the decoder's worst case.
     const SLACK: usize;
     /// The number of U+FFFD in `text` (whole characters).
@@ -283,6 +294,9 @@ struct Converter<'p, U: Unit> {
     scratch: Vec<U>,
     sink: Sink,
     progress: &'p mut Progress,
+    /// The other threads' buffers in [`Self::utf8_parallel`], kept from one input to the
+    /// next.
+    parallel_buffers: Vec<Vec<u8>>,
 }
 
 /// The state of one input stream.
@@ -362,6 +376,7 @@ impl<'p, U: Unit> Converter<'p, U> {
             scratch: Vec::new(),
             sink,
             progress,
+            parallel_buffers: Vec::new(),
         }
     }
 
@@ -377,14 +392,11 @@ impl<'p, U: Unit> Converter<'p, U> {
         let mut input_buf = Vec::new();
         for input in inputs {
             let name = input.name();
-            match input {
-                Input::Stdin => {
-                    let stdin = io::stdin();
-                    let mut lock = stdin.lock();
-                    self.run_input(&name, &mut lock, &mut input_buf)?;
-                }
-                Input::File { mut file, .. } => self.run_input(&name, &mut file, &mut input_buf)?,
-            }
+            let mut source = match input {
+                Input::Stdin => Source::Stdin(io::stdin().lock()),
+                Input::File { file, .. } => Source::File(file),
+            };
+            self.run_input(&name, &mut source, &mut input_buf)?;
         }
         self.sink.finish()
     }
@@ -392,7 +404,7 @@ impl<'p, U: Unit> Converter<'p, U> {
     fn run_input(
         &mut self,
         name: &str,
-        reader: &mut dyn Read,
+        reader: &mut Source,
         buf: &mut Vec<u8>,
     ) -> Result<(), Failure> {
         let plan = self.plan;
@@ -438,9 +450,8 @@ impl<'p, U: Unit> Converter<'p, U> {
             },
         };
         if matches!(plan.target, Target::Utf8) && from == textcodec::UTF_8 {
-            // Room for a page-aligned block and the (at most 3) bytes carried before it.
-            if buf.len() < UTF8_BLOCK + PAGE + 3 {
-                buf.resize(UTF8_BLOCK + PAGE + 3, 0);
+            if buf.len() < UTF8_BUFFER {
+                buf.resize(UTF8_BUFFER, 0);
             }
             self.run_utf8(&mut st, reader, &head, buf)?;
         } else {
@@ -497,42 +508,148 @@ impl<'p, U: Unit> Converter<'p, U> {
     }
 
     /// UTF-8 input to UTF-8 output: reads of [`UTF8_BLOCK`] bytes (after `head`, the bytes
-    /// already read), each handled by [`Self::utf8_block`], which may leave the first bytes
-    /// (at most 3) of a character that the read cut for the next read, as the decoder would
-    /// hold them; at the end of the input the decoder gets them as its last chunk.
+    /// already read), each handled by [`Self::utf8_read`]. Once [`PARALLEL_AFTER`] bytes
+    /// have been read from a regular file and [`PARALLEL_REST`] remain, [`Self::utf8_parallel`] reads and
+    /// validates the following blocks on several threads; smaller inputs, pipes and
+    /// terminals are read here.
     fn run_utf8(
         &mut self,
         st: &mut Stream,
-        reader: &mut dyn Read,
+        reader: &mut Source,
         head: &[u8],
         buf: &mut [u8],
     ) -> Result<(), Failure> {
-        // Reads go to a page-aligned `buf[start..start + UTF8_BLOCK]` (the kernel's copy
-        // from the page cache into a buffer 16 bytes past a page boundary measured 3 to 4
-        // times slower here), the bytes carried from one read to the next just before it.
-        let block = UTF8_BLOCK;
-        let base = buf.as_ptr().addr();
-        let start = (base + 3).next_multiple_of(PAGE) - base;
-        let mut carry = 0;
+        let mut carry = Carry::default();
+        let mut read_so_far = head.len() as u64;
         if !head.is_empty() {
-            carry = self.utf8_block(st, head)?;
-            buf[start - carry..start].copy_from_slice(&head[head.len() - carry..]);
+            let keep = self.utf8_block(st, head, None)?;
+            carry.set(&head[head.len() - keep..]);
             self.progress.inc(head.len());
         }
+        let mut may_go_parallel = true;
         loop {
-            let n = read(reader, &mut buf[start..start + block], st.name)?;
-            if n == 0 {
-                let src = &buf[start - carry..start];
-                self.decode_chunk(st, src, true)?;
-                st.remember(src);
-                self.progress.inc(0);
+            if may_go_parallel && read_so_far >= PARALLEL_AFTER {
+                may_go_parallel = false;
+                if let Some((file, from)) = parallel_file(reader) {
+                    match self.utf8_parallel(st, file, from, buf, carry)? {
+                        Parallel::End => return Ok(()),
+                        // A block shorter than asked: the end of the file as it was then
+                        // (the file may have grown since, or shrunk): read on from there on
+                        // this thread, to a read of 0 bytes, as for any input.
+                        Parallel::ShortRead {
+                            carry: c,
+                            resume_at,
+                        } => {
+                            carry = c;
+                            let mut file = file;
+                            file.seek(SeekFrom::Start(resume_at))
+                                .map_err(|e| read_error(st.name, &e))?;
+                        }
+                    }
+                }
+            }
+            let start = aligned_start(buf);
+            let n = read(reader, &mut buf[start..start + UTF8_BLOCK], st.name)?;
+            if self.utf8_read(st, buf, n, &mut carry, None)? {
                 return Ok(());
             }
-            let end = start + n;
-            carry = self.utf8_block(st, &buf[start - carry..end])?;
-            buf.copy_within(end - carry..end, start - carry);
-            self.progress.inc(n);
+            read_so_far += n as u64;
         }
+    }
+
+    /// The rest of a regular file, from `from` (its current position), in blocks of
+    /// [`UTF8_BLOCK`] bytes read at their offsets (`pread`) by [`parallel_workers`] threads
+    /// (this one and others), each into a buffer of its own (`buf` for this thread): a
+    /// thread takes the next block, reads it, validates what it can of it without the bytes
+    /// before it ([`Prevalidated`]), then waits for the block's turn and, holding the
+    /// converter, hands it to [`Self::utf8_read`] as the one-thread loop would, which writes
+    /// it from that buffer. So reading and validation run on every core, each block's bytes
+    /// stay in the cache of the core that read them, and everything that depends on what
+    /// came before (characters cut by the edges, the decoder after a malformed sequence,
+    /// counts, offsets, the output's order) happens in the input's order, one block at a
+    /// time. A read error is reported at its block's turn, after everything before it was
+    /// written; the other threads stop at their next turn.
+    ///
+    /// Reading on one thread and converting on another measured slower on a 2-core VM (the
+    /// bytes then move from one core's cache to the other's): BENCHMARKS.md, "UTF-8 through
+    /// the command (issue 16)".
+    fn utf8_parallel(
+        &mut self,
+        st: &mut Stream,
+        file: &File,
+        from: u64,
+        buf: &mut [u8],
+        carry: Carry,
+    ) -> Result<Parallel, Failure> {
+        let mut spare = std::mem::take(&mut self.parallel_buffers);
+        spare.resize_with(parallel_workers() - 1, || vec![0; UTF8_BUFFER]);
+        let turns = Turns {
+            claimed: AtomicU64::new(0),
+            state: Mutex::new(TurnState {
+                next: 0,
+                carry,
+                outcome: None,
+            }),
+            changed: Condvar::new(),
+            converter: Mutex::new((&mut *self, &mut *st)),
+        };
+        thread::scope(|scope| {
+            for buf in &mut spare {
+                let turns = &turns;
+                // Without another thread (a process or system limit), the others do it all.
+                let _ = thread::Builder::new()
+                    .name("read".into())
+                    .spawn_scoped(scope, move || turns.work(file, from, buf));
+            }
+            turns.work(file, from, buf);
+        });
+        let state = turns.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        self.parallel_buffers = spare;
+        match state.outcome {
+            Some(Outcome::End) => Ok(Parallel::End),
+            Some(Outcome::ShortRead { resume_at }) => Ok(Parallel::ShortRead {
+                carry: state.carry,
+                resume_at,
+            }),
+            Some(Outcome::Failed(failure)) => Err(failure),
+            None => unreachable!("the threads stop on an outcome"),
+        }
+    }
+
+    /// One read of `n` bytes (0: the end of the input) at `buf`'s page-aligned start
+    /// ([`aligned_start`]): `carry` (the first bytes of a character that the previous read
+    /// cut, as the decoder would hold them) goes just before them, then the block is handled
+    /// by [`Self::utf8_block`], which may leave a new carry; at the end of the input the
+    /// decoder gets the carry as its last chunk. Returns whether this was the end.
+    fn utf8_read(
+        &mut self,
+        st: &mut Stream,
+        buf: &mut [u8],
+        n: usize,
+        carry: &mut Carry,
+        pre: Option<Prevalidated>,
+    ) -> Result<bool, Failure> {
+        let start = aligned_start(buf);
+        let from = start - carry.len;
+        buf[from..start].copy_from_slice(carry.bytes());
+        if n == 0 {
+            let src = &buf[from..start];
+            self.decode_chunk(st, src, true)?;
+            st.remember(src);
+            self.progress.inc(0);
+            return Ok(true);
+        }
+        let end = start + n;
+        // The prevalidated range, in the block with the carry before it.
+        let pre = pre.map(|p| Prevalidated {
+            from: p.from + carry.len,
+            to: p.to + carry.len,
+            valid: p.valid,
+        });
+        let keep = self.utf8_block(st, &buf[from..end], pre)?;
+        carry.set(&buf[end - keep..end]);
+        self.progress.inc(n);
+        Ok(false)
     }
 
     /// One block of UTF-8 input (not the end of it), UTF-8 output. Where the decoder holds
@@ -548,7 +665,12 @@ impl<'p, U: Unit> Converter<'p, U> {
     /// where the input read so far does not end with an unfinished character
     /// ([`utf8_incomplete_tail`]), and there its state is its initial state: a valid prefix
     /// leaves it as it found it.
-    fn utf8_block(&mut self, st: &mut Stream, block: &[u8]) -> Result<usize, Failure> {
+    fn utf8_block(
+        &mut self,
+        st: &mut Stream,
+        block: &[u8],
+        pre: Option<Prevalidated>,
+    ) -> Result<usize, Failure> {
         // The first bytes of the stream, where the decoder sniffs the BOM.
         let mut pos = if st.consumed < 3 {
             let k = block.len().min(3 - st.consumed as usize);
@@ -569,7 +691,20 @@ impl<'p, U: Unit> Converter<'p, U> {
         self.decode_chunks(st, &block[start..pos])?;
         let tail = utf8_incomplete_tail(&block[pos..]);
         let end = block.len() - tail;
-        let valid = pos + Encoding::utf8_valid_up_to(&block[pos..end]);
+        let valid = pos
+            + match pre {
+                // Validated by a reading thread from `p.from`: what comes before it here
+                // (the carried bytes and those that end their character) only needs to be
+                // whole characters, as valid UTF-8 followed by valid UTF-8 is valid.
+                Some(p)
+                    if p.to == end
+                        && p.from >= pos
+                        && Encoding::utf8_valid_up_to(&block[pos..p.from]) == p.from - pos =>
+                {
+                    p.from - pos + p.valid
+                }
+                _ => Encoding::utf8_valid_up_to(&block[pos..end]),
+            };
         if valid > pos {
             let text = &block[pos..valid];
             self.sink.write_all(text)?;
@@ -982,16 +1117,239 @@ impl Stream<'_> {
 
 /// Reads into `buf`, retrying when interrupted; 0 at the end of the input.
 fn read(reader: &mut dyn Read, buf: &mut [u8], name: &str) -> Result<usize, Failure> {
+    read_retrying(reader, buf).map_err(|e| read_error(name, &e))
+}
+
+/// One `read`, again if a signal interrupted it.
+fn read_retrying(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match reader.read(buf) {
-            Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(Failure::Usage(format!(
-                    "cannot read '{name}': {}",
-                    io_msg(&e)
-                )))
+            r => return r,
+        }
+    }
+}
+
+fn read_error(name: &str, e: &io::Error) -> Failure {
+    Failure::Usage(format!("cannot read '{name}': {}", io_msg(e)))
+}
+
+/// The size of a buffer for [`Converter::run_utf8`]'s reads: a page-aligned block of
+/// [`UTF8_BLOCK`] bytes and the (at most 3) bytes carried before it.
+const UTF8_BUFFER: usize = UTF8_BLOCK + PAGE + 3;
+
+/// Where [`Converter::run_utf8`] reads into `buf`: the first page boundary with at least 3
+/// bytes before it (the kernel's copy from the page cache into a buffer 16 bytes past a page
+/// boundary measured 3 to 4 times slower here).
+fn aligned_start(buf: &[u8]) -> usize {
+    let base = buf.as_ptr().addr();
+    (base + 3).next_multiple_of(PAGE) - base
+}
+
+/// The first bytes (at most 3) of a character that a read cut, carried to the next read.
+#[derive(Default)]
+struct Carry {
+    bytes: [u8; 3],
+    len: usize,
+}
+
+impl Carry {
+    fn set(&mut self, bytes: &[u8]) {
+        self.bytes[..bytes.len()].copy_from_slice(bytes);
+        self.len = bytes.len();
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// Where a stream's bytes come from.
+enum Source {
+    Stdin(io::StdinLock<'static>),
+    File(File),
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Stdin(r) => r.read(buf),
+            Source::File(f) => f.read(buf),
+        }
+    }
+}
+
+/// The input as a regular file that [`Converter::utf8_parallel`] can read at offsets, and
+/// its current position, if it is one (on Unix) with at least [`PARALLEL_REST`] bytes
+/// after that position, and there is more than one core.
+fn parallel_file(source: &Source) -> Option<(&File, u64)> {
+    match source {
+        Source::File(file) if cfg!(unix) && parallel_workers() > 1 => {
+            let meta = file.metadata().ok().filter(|m| m.is_file())?;
+            let mut f = file;
+            let pos = f.stream_position().ok()?;
+            (meta.len().saturating_sub(pos) >= PARALLEL_REST).then_some((file, pos))
+        }
+        _ => None,
+    }
+}
+
+/// The threads of [`Converter::utf8_parallel`]: one a core, at most 4.
+fn parallel_workers() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
+/// How [`Converter::utf8_parallel`] ended, if not on an error.
+enum Parallel {
+    /// At the end of the input.
+    End,
+    /// A block came back shorter than asked (at least its bytes were converted): the
+    /// stream goes on at `resume_at` with `carry`.
+    ShortRead { carry: Carry, resume_at: u64 },
+}
+
+/// What a reading thread of [`Converter::utf8_parallel`] found of its block without the
+/// bytes before it: `block[from..to]` (after the continuation bytes that may end a character
+/// begun in the previous block, before an unfinished character at the end) starts with
+/// `valid` bytes of valid UTF-8. [`Converter::utf8_block`] takes that instead of validating
+/// when the range is exactly the one it would validate.
+#[derive(Clone, Copy)]
+struct Prevalidated {
+    from: usize,
+    to: usize,
+    valid: usize,
+}
+
+impl Prevalidated {
+    fn of(block: &[u8]) -> Option<Prevalidated> {
+        let from = block
+            .iter()
+            .take(3)
+            .take_while(|&&b| (0x80..0xC0).contains(&b))
+            .count();
+        let to = block.len() - utf8_incomplete_tail(block);
+        (from < to).then(|| Prevalidated {
+            from,
+            to,
+            valid: Encoding::utf8_valid_up_to(&block[from..to]),
+        })
+    }
+}
+
+/// How the threads of [`Converter::utf8_parallel`] take turns.
+struct Turns<'a, 'p, 'n, U: Unit> {
+    /// The next block to take.
+    claimed: AtomicU64,
+    state: Mutex<TurnState>,
+    /// Signalled when `state` changes.
+    changed: Condvar,
+    /// Held by the thread whose block's turn it is.
+    converter: Mutex<(&'a mut Converter<'p, U>, &'a mut Stream<'n>)>,
+}
+
+struct TurnState {
+    /// The block whose turn it is.
+    next: u64,
+    carry: Carry,
+    /// Set once: the threads stop.
+    outcome: Option<Outcome>,
+}
+
+enum Outcome {
+    End,
+    ShortRead { resume_at: u64 },
+    Failed(Failure),
+}
+
+impl<U: Unit> Turns<'_, '_, '_, U> {
+    /// One thread's part: blocks of `file` from `from`, into `buf`, until an outcome.
+    #[cfg(unix)]
+    fn work(&self, file: &File, from: u64, buf: &mut [u8]) {
+        use std::os::unix::fs::FileExt;
+        // A thread that panics in its turn would leave the others waiting for it.
+        let _stop = PanicStop(self);
+        let start = aligned_start(buf);
+        loop {
+            let k = self.claimed.fetch_add(1, Ordering::Relaxed);
+            let offset = from + k * UTF8_BLOCK as u64;
+            let block = &mut buf[start..start + UTF8_BLOCK];
+            // As many bytes as the block holds, fewer only at the end of the file.
+            let mut n = 0;
+            let read = loop {
+                match file.read_at(&mut block[n..], offset + n as u64) {
+                    Ok(0) => break Ok(n),
+                    Ok(m) => {
+                        n += m;
+                        if n == block.len() {
+                            break Ok(n);
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => break Err(e),
+                }
+            };
+            let pre = read
+                .as_ref()
+                .ok()
+                .and_then(|&n| Prevalidated::of(&block[..n]));
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            while state.next != k && state.outcome.is_none() {
+                state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
             }
+            if state.outcome.is_some() {
+                return;
+            }
+            // This block's turn (the other threads read on meanwhile).
+            let mut carry = std::mem::take(&mut state.carry);
+            drop(state);
+            let outcome = {
+                let mut converter = self.converter.lock().unwrap_or_else(|e| e.into_inner());
+                let (conv, st) = &mut *converter;
+                match read {
+                    Err(e) => Some(Outcome::Failed(read_error(st.name, &e))),
+                    Ok(n) => match conv.utf8_read(st, buf, n, &mut carry, pre) {
+                        Err(failure) => Some(Outcome::Failed(failure)),
+                        Ok(true) => Some(Outcome::End),
+                        Ok(false) if n < UTF8_BLOCK => Some(Outcome::ShortRead {
+                            resume_at: offset + n as u64,
+                        }),
+                        Ok(false) => None,
+                    },
+                }
+            };
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.carry = carry;
+            state.next = k + 1;
+            let stop = outcome.is_some();
+            state.outcome = outcome;
+            drop(state);
+            self.changed.notify_all();
+            if stop {
+                return;
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn work(&self, _: &File, _: u64, _: &mut [u8]) {
+        unreachable!("parallel_file is for Unix")
+    }
+}
+
+/// Stops the threads of [`Turns::work`] if one of them panics.
+struct PanicStop<'t, 'a, 'p, 'n, U: Unit>(&'t Turns<'a, 'p, 'n, U>);
+
+impl<U: Unit> Drop for PanicStop<'_, '_, '_, '_, U> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let mut state = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+            if state.outcome.is_none() {
+                state.outcome = Some(Outcome::Failed(Failure::Usage(
+                    "a reading thread failed".into(),
+                )));
+            }
+            drop(state);
+            self.0.changed.notify_all();
         }
     }
 }

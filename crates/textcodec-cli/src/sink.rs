@@ -61,7 +61,7 @@ fn set_temp_path(path: Option<PathBuf>) {
 }
 
 pub enum Sink {
-    Stdout(Box<dyn Write>),
+    Stdout(Box<dyn Write + Send>),
     /// Something that is not a regular file (a device, a FIFO, an open descriptor), written
     /// as it is.
     Direct {
@@ -340,7 +340,7 @@ fn default_permissions() -> Option<fs::Permissions> {
 
 /// Standard output without Rust's line buffering: we write large chunks ourselves.
 #[cfg(unix)]
-fn raw_stdout() -> Box<dyn Write> {
+fn raw_stdout() -> Box<dyn Write + Send> {
     use std::os::fd::AsFd;
     match io::stdout().as_fd().try_clone_to_owned() {
         Ok(fd) => Box::new(fs::File::from(fd)),
@@ -349,7 +349,7 @@ fn raw_stdout() -> Box<dyn Write> {
 }
 
 #[cfg(not(unix))]
-fn raw_stdout() -> Box<dyn Write> {
+fn raw_stdout() -> Box<dyn Write + Send> {
     Box::new(io::stdout())
 }
 

@@ -357,3 +357,111 @@ fn progress_counts_every_byte_once() {
         assert_eq!(std::fs::read(&output).unwrap(), text);
     }
 }
+
+/// Bytes of a regular file read on one thread before the rest, when at least `PARALLEL_REST`
+/// remain, is read and validated on several, each 256 KiB block at its offset, then
+/// converted in the input's order.
+const PARALLEL_AFTER: usize = 1024 * 1024;
+const PARALLEL_REST: usize = 4 * 1024 * 1024;
+
+#[test]
+fn blocks_read_on_several_threads() {
+    // Past the first MiB, with every edge between blocks (the first one the edge between
+    // the two ways of reading) cutting characters of every length, malformed sequences, U+FFFD
+    // of the input's own and runs of unfinished characters at and around those edges.
+    let clean = mixed_text(PARALLEL_AFTER + PARALLEL_REST + BLOCK + 100);
+    for shift in 0..4 {
+        let input = [&b"abc"[..shift], &clean].concat();
+        let out = same_as_general(&[], &input);
+        assert_eq!(out.stdout, input);
+    }
+    let bad: [&[u8]; 6] = [
+        b"\x80",
+        b"\xE3\x81",
+        b"\xF0\x9F\x98",
+        b"\xEF\xBF\xBD",
+        &b"\xE3\x81".repeat(5),
+        &b"\x80\xFF\xE3\x81\xC0".repeat(300),
+    ];
+    for seq in bad {
+        for d in [0, 1, 3] {
+            let starts = [
+                PARALLEL_AFTER - d - seq.len(),
+                PARALLEL_AFTER + BLOCK - seq.len() / 2 - d,
+                PARALLEL_AFTER + 3 * BLOCK + d,
+            ];
+            let input = insert_at(&clean, seq, &starts);
+            for opts in MODES {
+                same_as_general(opts, &input);
+            }
+        }
+    }
+}
+
+#[test]
+fn fatal_mode_offsets_on_several_threads() {
+    let clean = mixed_text(PARALLEL_AFTER + PARALLEL_REST + 5);
+    for block in [0, 1, 3] {
+        let edge = PARALLEL_AFTER + block * BLOCK;
+        for at in [edge - 2, edge, edge + 1, edge + BLOCK / 2] {
+            let mut at = at;
+            while clean[at] & 0xC0 == 0x80 {
+                at -= 1;
+            }
+            let input = [&clean[..at], b"\xF0\x9F\x98A", &clean[at..]].concat();
+            let out = same_as_general(&["--invalid", "fail"], &input);
+            assert_eq!(code(&out), 1);
+            assert!(
+                stderr(&out).ends_with(&format!("malformed UTF-8 at byte offset {at}: F0 9F 98\n")),
+                "{}",
+                stderr(&out)
+            );
+            assert_eq!(out.stdout, &clean[..at]);
+        }
+    }
+}
+
+#[test]
+fn large_inputs_one_after_another_and_auto_detection() {
+    // Several large files in one run (the threads' buffers kept from one to the next), the
+    // second with an error in its parallel part; and `-f auto`, whose first MiB is read for
+    // the detection before the threads read the rest.
+    let dir = tempdir();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    let first = mixed_text(PARALLEL_AFTER + PARALLEL_REST + 5);
+    let second = insert_at(
+        &mixed_text(PARALLEL_AFTER + PARALLEL_REST),
+        b"\xFF",
+        &[PARALLEL_AFTER + BLOCK + 7],
+    );
+    std::fs::write(&a, &first).unwrap();
+    std::fs::write(&b, &second).unwrap();
+    let out = bin()
+        .args(["decode", "-e", "utf-8"])
+        .args([&a, &b, &a])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let fixed = String::from_utf8_lossy(&second).into_owned().into_bytes();
+    assert_eq!(out.stdout, [&first[..], &fixed, &first].concat());
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "textcodec: warning: {}: 1 malformed UTF-8 sequence replaced with U+FFFD, \
+             the first at byte offset {}\n",
+            b.display(),
+            PARALLEL_AFTER + BLOCK + 7
+        )
+    );
+    for input in [&a, &b] {
+        let auto = bin()
+            .args(["convert", "-f", "auto", "-t", "utf-8", "-q"])
+            .arg(input)
+            .output()
+            .unwrap();
+        assert_eq!(code(&auto), 0, "{}", stderr(&auto));
+        let expected = if input == &a { &first } else { &fixed };
+        assert!(auto.stdout == *expected, "{}", input.display());
+    }
+}
