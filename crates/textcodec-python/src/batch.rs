@@ -538,24 +538,18 @@ impl List {
         let mut ready: VecDeque<(usize, usize, Decoded)> = VecDeque::new();
         let mut mine = Decoded::take(py);
         let mut failed: Option<usize> = None;
+        // Chunks whose strings are made or written.
+        let mut finished = 0;
         let result = (|| -> PyResult<()> {
             loop {
                 let limit = self.limit.load(Ordering::Relaxed).min(n);
                 match failed {
                     Some(_) if parts[..limit].iter().all(|p| !p.pending()) => break,
-                    None if parts.iter().all(Part::written) => break,
+                    None if finished == n => break,
                     _ => {}
                 }
-                let message = match done_rx.try_recv() {
-                    Ok(m) => Some(m),
-                    Err(_) => None,
-                };
-                if let Some(m) = message {
-                    match m {
-                        Done::Decoded(k, w, d) => ready.push_back((k, w, d)),
-                        Done::Written(k, blanks) => parts[k] = Part::Written(blanks),
-                        Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
-                    }
+                if let Ok(m) = done_rx.try_recv() {
+                    finished += m.receive(&mut ready, &mut parts)?;
                     continue;
                 }
                 if let Some((k, w, d)) = ready.pop_front() {
@@ -586,6 +580,7 @@ impl List {
                         let mut out = Vec::with_capacity(mine.rows.len());
                         self.strings(py, &mine, base, &mut out)?;
                         parts[k] = Part::Made(out);
+                        finished += 1;
                     }
                     continue;
                 }
@@ -596,11 +591,7 @@ impl List {
                     (done_rx, m)
                 });
                 let m = m.map_err(|_| PyRuntimeError::new_err("a decoding thread stopped"))?;
-                match m {
-                    Done::Decoded(k, w, d) => ready.push_back((k, w, d)),
-                    Done::Written(k, blanks) => parts[k] = Part::Written(blanks),
-                    Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
-                }
+                finished += m.receive(&mut ready, &mut parts)?;
             }
             Ok(())
         })();
@@ -740,9 +731,25 @@ impl Part<'_> {
     fn pending(&self) -> bool {
         matches!(self, Part::Pending)
     }
+}
 
-    fn written(&self) -> bool {
-        matches!(self, Part::Made(_) | Part::Written(_))
+impl Done {
+    /// Keeps what the message brings: a decoded chunk in `ready`, written strings in
+    /// `parts` (then 1: the chunks finished); a panic's message as the error.
+    fn receive(
+        self,
+        ready: &mut VecDeque<(usize, usize, Decoded)>,
+        parts: &mut [Part<'_>],
+    ) -> PyResult<usize> {
+        match self {
+            Done::Decoded(k, w, d) => ready.push_back((k, w, d)),
+            Done::Written(k, blanks) => {
+                parts[k] = Part::Written(blanks);
+                return Ok(1);
+            }
+            Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
+        }
+        Ok(0)
     }
 }
 
