@@ -1,14 +1,15 @@
 //! `decode_many` and `encode_many`: many inputs in one call, decoded or encoded without the
 //! GIL, on several threads for large batches, each row with the same label or its own.
 //!
-//! Lists: the rows are decoded on the threads, without the GIL, into arenas that hold each
-//! row in the form of the string CPython will keep (`row.rs`). On one thread, the strings of
-//! each chunk are then made with the GIL (one allocation and one copy each). On several, the
-//! calling thread, with the GIL, only allocates the strings of each chunk as soon as it is
-//! decoded, and the thread that decoded the chunk copies their characters, without the GIL,
-//! from its arena ([`ffi::Blank`]), while the others decode the next chunks. `encode_many` on
-//! several threads likewise allocates its bytes objects on the calling thread and copies
-//! their bytes on the threads ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
+//! Lists: the rows are decoded, without the GIL, chunk by chunk into arenas that hold each
+//! row in the form of the string CPython will keep (`row.rs`); each chunk's strings are then
+//! made with the GIL (one allocation and one copy each). On several threads, the calling
+//! thread and threads of a pool kept from one call to the next (`pool.rs`) take the chunks in
+//! turn; the calling thread, with the GIL, also allocates the strings of each chunk a pool
+//! thread has decoded, and that thread copies their characters, without the GIL, from its
+//! arena ([`ffi::Blank`]) (see [`List::pipeline`]). `encode_many` on several threads
+//! allocates its bytes objects on the calling thread and copies their bytes on the threads
+//! ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
