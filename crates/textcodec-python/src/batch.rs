@@ -687,8 +687,13 @@ impl List {
                 break;
             }
         }
-        // The arenas stay with the thread for the next call (not those grown by huge rows).
-        free.retain(|d| d.size() <= ARENA_KEEP);
+        // The arenas stay with the thread for the next call (at most `ARENA_KEEP` bytes of
+        // them: not those grown by huge rows).
+        let mut kept = 0;
+        free.retain(|d| {
+            kept += d.size();
+            kept <= ARENA_KEEP
+        });
         HELPER_ARENAS.with(|a| *a.borrow_mut() = free);
     }
 }
@@ -696,7 +701,7 @@ impl List {
 /// Arenas per helper of [`List::pipeline`].
 const ARENAS: usize = 4;
 
-/// The largest arena a helper keeps from one call to the next.
+/// The most memory of arenas a helper's thread keeps from one call to the next.
 const ARENA_KEEP: usize = 8 << 20;
 
 thread_local! {

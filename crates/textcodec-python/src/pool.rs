@@ -1,5 +1,5 @@
-//! The threads that `decode_many` runs its lists on: created once per process and parked
-//! between calls, instead of a new thread per call and thread.
+//! The threads that `decode_many` runs its lists on: made when a call needs them and parked
+//! between calls (until idle for [`IDLE`]), instead of a new thread per call and thread.
 //!
 //! - A call hands the pool tasks (boxed closures) and runs its own share of the work on the
 //!   calling thread; a task that no thread is free to take is left for the pool's next free
@@ -41,6 +41,12 @@ static POOL: Mutex<Option<Arc<Pool>>> = Mutex::new(None);
 
 /// The most threads the pool makes.
 const MAX_THREADS: usize = 256;
+
+/// How long a thread of the pool waits for a task before it ends: long enough for the calls
+/// of a batch job to find their threads there, short enough that an idle process does not
+/// keep them (nor their memory, nor a thread count that `os.fork()` warns about from
+/// Python 3.12).
+const IDLE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Locks `m`, whose data stays consistent even if a thread panicked while holding it (none
 /// of the pool's locked sections can panic halfway).
@@ -90,7 +96,8 @@ impl Pool {
         self.ready.notify_all();
     }
 
-    /// A thread of the pool: runs the tasks as they come, parked while there are none.
+    /// A thread of the pool: runs the tasks as they come, parked while there are none, and
+    /// ends after [`IDLE`] without one.
     fn run(&self) {
         loop {
             let task = {
@@ -99,7 +106,15 @@ impl Pool {
                     if let Some(t) = state.tasks.pop_front() {
                         break t;
                     }
-                    state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+                    let timeout;
+                    (state, timeout) = self
+                        .ready
+                        .wait_timeout(state, IDLE)
+                        .unwrap_or_else(|e| e.into_inner());
+                    if timeout.timed_out() && state.tasks.is_empty() {
+                        state.threads -= 1;
+                        return;
+                    }
                 }
             };
             // A task reports its own panics (see `batch.rs`); one that escapes still must not

@@ -479,3 +479,24 @@ def test_decode_many_after_fork():
         busy.set()
         other.join()
     assert textcodec.decode_many(items, labels, threads=2) == want
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_decode_many_threads_are_kept_between_calls_then_end():
+    """The threads of decode_many are made by the first call that needs them, used again by
+    the next calls, and end once idle (2 s), leaving the process as it was."""
+    import time
+
+    def count():
+        return len(os.listdir("/proc/self/task"))
+
+    items, labels = rows(4000)
+    time.sleep(2.5)
+    base = count()
+    textcodec.decode_many(items, labels, threads=3)
+    assert count() == base + 2
+    for k in (2, 3, 1):
+        textcodec.decode_many(items, labels, threads=k)
+        assert count() == base + 2
+    time.sleep(2.5)
+    assert count() == base
