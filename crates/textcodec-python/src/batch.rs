@@ -246,7 +246,8 @@ fn add_row_note(py: Python<'_>, err: PyErr, row: usize) -> PyErr {
 /// Binary/LargeBinary array or chunked array (gives the String/LargeString equivalent, nulls
 /// kept). `label`: one for every row, or one per row (a sequence of str or a pyarrow string
 /// array of the same length). `threads`: how many threads (default: all cores for large
-/// batches).
+/// batches; for lists, the calling thread and threads kept for the next calls until idle for
+/// 2 seconds).
 ///
 /// >>> textcodec.decode_many([b"caf\xe9", b"\x82\xa0"], ["latin1", "sjis"])
 /// ['café', 'あ']
