@@ -1,19 +1,20 @@
 //! `decode_many` and `encode_many`: many inputs in one call, decoded or encoded without the
 //! GIL, on several threads for large batches, each row with the same label or its own.
 //!
-//! Lists: the rows are decoded on the threads, without the GIL, into arenas that hold each
-//! row in the form of the string CPython will keep (`row.rs`). On one thread, the strings of
-//! each chunk are then made with the GIL (one allocation and one copy each). On several, the
-//! calling thread, with the GIL, only allocates the strings of each chunk as soon as it is
-//! decoded, and the thread that decoded the chunk copies their characters, without the GIL,
-//! from its arena ([`ffi::Blank`]), while the others decode the next chunks. `encode_many` on
-//! several threads likewise allocates its bytes objects on the calling thread and copies
-//! their bytes on the threads ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
+//! Lists: the rows are decoded, without the GIL, chunk by chunk into arenas that hold each
+//! row in the form of the string CPython will keep (`row.rs`); each chunk's strings are then
+//! made with the GIL (one allocation and one copy each). On several threads, the calling
+//! thread and threads of a pool kept from one call to the next (`pool.rs`) take the chunks in
+//! turn; the calling thread, with the GIL, also allocates the strings of each chunk a pool
+//! thread has decoded, and that thread copies their characters, without the GIL, from its
+//! arena ([`ffi::Blank`]) (see [`List::pipeline`]). `encode_many` on several threads
+//! allocates its bytes objects on the calling thread and copies their bytes on the threads
+//! ([`ffi::BlankBytes`]). pyarrow arrays: see `arrow.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::panic::PanicException;
@@ -22,6 +23,7 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use textcodec::{Encoder, EncoderErrorMode, Encoding, ISO_2022_JP};
 
 use crate::ffi::{self, Bytes, SendSlice};
+use crate::pool;
 use crate::row::{self, Arena, RowText};
 use crate::{expect_str, PyEncoding};
 
@@ -63,6 +65,9 @@ pub(crate) fn unknown_row(row: usize, label: &str) -> PyErr {
     PyLookupError::new_err(format!("row {row}: unknown encoding: {label}"))
 }
 
+/// How many label objects `resolve_labels` remembers.
+const SEEN_LABELS: usize = 16;
+
 /// The labels argument: one label, or one per row (a sequence or a pyarrow array).
 pub(crate) fn resolve_labels(
     py: Python<'_>,
@@ -80,9 +85,17 @@ pub(crate) fn resolve_labels(
         PyTypeError::new_err("label must be a str or a sequence of str, one per row")
     })?;
     let mut cache = LabelCache::default();
+    // The label objects last seen (a batch's labels are usually a few objects, each repeated
+    // many times), kept alive so that their addresses stay theirs.
+    let mut seen: Vec<(Bound<'_, PyAny>, &'static Encoding)> = Vec::new();
     let mut out = Vec::with_capacity(n);
     for (i, item) in seq.enumerate() {
+        ffi::prefetch_item(label, i + PREFETCH_ROWS);
         let item = item?;
+        if let Some(&(_, e)) = seen.iter().find(|(o, _)| o.is(&item)) {
+            out.push(e);
+            continue;
+        }
         let enc = if let Ok(e) = item.cast::<PyEncoding>() {
             e.get().0
         } else if let Ok(s) = item.cast::<PyString>() {
@@ -98,6 +111,10 @@ pub(crate) fn resolve_labels(
                 item.get_type().name()?
             )));
         };
+        if seen.len() == SEEN_LABELS {
+            seen.remove(0);
+        }
+        seen.push((item, enc));
         out.push(enc);
     }
     if out.len() != n {
@@ -178,6 +195,9 @@ pub(crate) struct Rows<'py> {
     pub(crate) slices: Vec<SendSlice>,
 }
 
+/// How far ahead of the row it reads `list_rows` prefetches the rows' objects.
+const PREFETCH_ROWS: usize = 8;
+
 fn list_rows<'py>(items: &Bound<'py, PyAny>) -> PyResult<Rows<'py>> {
     if items.is_instance_of::<PyString>() || items.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
@@ -195,6 +215,7 @@ fn list_rows<'py>(items: &Bound<'py, PyAny>) -> PyResult<Rows<'py>> {
         slices: Vec::new(),
     };
     for (i, item) in iter.enumerate() {
+        ffi::prefetch_item(items, i + PREFETCH_ROWS);
         let item = item?;
         let b = Bytes::new(&item)
             .map_err(|e| PyTypeError::new_err(format!("row {i}: {}", e.value(items.py()))))?;
@@ -225,7 +246,8 @@ fn add_row_note(py: Python<'_>, err: PyErr, row: usize) -> PyErr {
 /// Binary/LargeBinary array or chunked array (gives the String/LargeString equivalent, nulls
 /// kept). `label`: one for every row, or one per row (a sequence of str or a pyarrow string
 /// array of the same length). `threads`: how many threads (default: all cores for large
-/// batches).
+/// batches; for lists, the calling thread and threads kept for the next calls until idle for
+/// 2 seconds).
 ///
 /// >>> textcodec.decode_many([b"caf\xe9", b"\x82\xa0"], ["latin1", "sjis"])
 /// ['café', 'あ']
@@ -241,16 +263,16 @@ pub(crate) fn decode_many<'py>(
     if crate::arrow::is_arrow(items)? {
         return crate::arrow::decode_many(py, items, label, errors, threads);
     }
-    let rows = list_rows(items)?;
+    let mut rows = list_rows(items)?;
     let n = rows.slices.len();
     let one = one_label(label)?;
     let per_row = resolve_labels(py, label, n)?;
-    let encs = match &per_row {
-        Some(v) => Encs::PerRow(v),
-        None => Encs::One(one),
-    };
     let policy = crate::decode::Policy::new(py, errors)?;
     if let crate::decode::Policy::Handler(_) = policy {
+        let encs = match &per_row {
+            Some(v) => Encs::PerRow(v),
+            None => Encs::One(one),
+        };
         let mut out = Vec::with_capacity(n);
         for (i, s) in rows.slices.iter().enumerate() {
             let r = crate::decode::decode_any(py, encs.get(i), s.get(), false, errors)
@@ -263,25 +285,24 @@ pub(crate) fn decode_many<'py>(
     let weights: Vec<usize> = rows.slices.iter().map(|s| s.1).collect();
     let nthreads = thread_count(threads, weights.iter().sum(), n)?;
     let chunks = chunks(&weights);
-    let mut out = Vec::with_capacity(n);
-    let list = List {
-        slices: &rows.slices,
-        encs,
+    let helpers = (nthreads - 1).min(chunks.len().saturating_sub(1));
+    let list = Arc::new(List {
+        slices: std::mem::take(&mut rows.slices),
+        one,
+        per_row,
         fatal,
-    };
-    if nthreads == 1 {
-        let mut d = Decoded::take();
-        for c in chunks {
-            let bytes: usize = weights[c.clone()].iter().sum();
-            crate::detach_if(py, bytes >= crate::DETACH_BYTES, || {
-                list.decode(&mut d, c.clone())
-            });
-            list.strings(py, &d, c.start, &mut out)?;
-        }
-        d.keep();
+        chunks,
+        next: AtomicUsize::new(0),
+        limit: AtomicUsize::new(usize::MAX),
+        stop: AtomicBool::new(false),
+    });
+    let out = if helpers == 0 {
+        list.alone(py)?
     } else {
-        list.pipeline(py, &chunks, nthreads, &mut out)?;
-    }
+        list.pipeline(py, helpers)?
+    };
+    // (The rows' views, `rows`, are released after every thread is done with them.)
+    drop(rows);
     Ok(PyList::new(py, out)?.into_any())
 }
 
@@ -323,8 +344,14 @@ static SPARE: Mutex<Vec<Decoded>> = Mutex::new(Vec::new());
 const SPARE_MAX: usize = 32 << 20;
 
 impl Decoded {
-    /// A kept arena, or a new one.
-    fn take() -> Decoded {
+    /// The bytes of memory it holds.
+    fn size(&self) -> usize {
+        self.arena.bytes() + self.rows.capacity() * std::mem::size_of::<RowText>()
+    }
+
+    /// A kept arena, or a new one (with the GIL: `SPARE` is never locked by a thread
+    /// without it, so never while the process forks).
+    fn take(_py: Python<'_>) -> Decoded {
         SPARE
             .lock()
             .ok()
@@ -332,41 +359,58 @@ impl Decoded {
             .unwrap_or_default()
     }
 
-    /// Keeps the arena for the next call (if `SPARE` has room).
-    fn keep(self) {
+    /// Keeps the arena for the next call (if `SPARE` has room; with the GIL, see
+    /// [`Decoded::take`]).
+    fn keep(self, _py: Python<'_>) {
         if let Ok(mut s) = SPARE.lock() {
-            let size =
-                |d: &Decoded| d.arena.bytes() + d.rows.capacity() * std::mem::size_of::<RowText>();
-            let kept: usize = s.iter().map(size).sum();
-            if kept + size(&self) <= SPARE_MAX {
+            let kept: usize = s.iter().map(Decoded::size).sum();
+            if kept + self.size() <= SPARE_MAX {
                 s.push(self);
             }
         }
     }
 }
 
-/// A list's rows to decode.
-#[derive(Clone, Copy)]
-struct List<'a> {
-    slices: &'a [SendSlice],
-    encs: Encs<'a>,
+/// A list's rows to decode, owned by the call (shared with the pool's threads, see
+/// [`List::pipeline`]).
+struct List {
+    /// Each row's bytes (valid until the call returns: see [`pool::Scope`]).
+    slices: Vec<SendSlice>,
+    one: &'static Encoding,
+    per_row: Option<Vec<&'static Encoding>>,
     fatal: bool,
+    chunks: Vec<Range<usize>>,
+    /// The next chunk to decode (taken by any thread).
+    next: AtomicUsize,
+    /// No chunk from this one on is decoded: fatal mode failed on a row of this chunk.
+    limit: AtomicUsize,
+    /// The call is returning: the threads stop at their next step.
+    stop: AtomicBool,
 }
 
-impl List<'_> {
+impl List {
+    fn encs(&self) -> Encs<'_> {
+        match &self.per_row {
+            Some(v) => Encs::PerRow(v),
+            None => Encs::One(self.one),
+        }
+    }
+
     /// Decodes the rows `range` into `d` (no Python call: runs without the GIL).
     fn decode(&self, d: &mut Decoded, range: Range<usize>) {
         d.arena.clear();
         d.rows.clear();
+        let encs = self.encs();
         for i in range {
-            let r = row::decode(
-                &mut d.arena,
-                self.encs.get(i),
-                self.slices[i].get(),
-                self.fatal,
-            );
+            let r = row::decode(&mut d.arena, encs.get(i), self.slices[i].get(), self.fatal);
             d.rows.push(r);
         }
+    }
+
+    /// The next chunk to decode, if any is left (none after one with a failed row).
+    fn claim(&self) -> Option<usize> {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        (k < self.chunks.len() && k < self.limit.load(Ordering::Relaxed)).then_some(k)
     }
 
     /// The error of row `i`, which fatal mode could not decode: the row decoded again with
@@ -374,7 +418,7 @@ impl List<'_> {
     fn failed(&self, py: Python<'_>, i: usize) -> PyErr {
         let e = match crate::decode::decode_any(
             py,
-            self.encs.get(i),
+            self.encs().get(i),
             self.slices[i].get(),
             false,
             "strict",
@@ -385,8 +429,16 @@ impl List<'_> {
         add_row_note(py, e, i)
     }
 
-    /// The strings of the decoded rows from `base` on, appended to `out`: one allocation and
-    /// one copy each.
+    /// The first row of chunk `d` (decoded from row `base` on) that fatal mode failed on.
+    fn first_failed(d: &Decoded, base: usize) -> Option<usize> {
+        d.rows
+            .iter()
+            .position(|r| matches!(r, RowText::Failed))
+            .map(|k| base + k)
+    }
+
+    /// The strings of the decoded rows from `base` on (none failed), appended to `out`: one
+    /// allocation and one copy each.
     fn strings<'py>(
         &self,
         py: Python<'py>,
@@ -407,8 +459,8 @@ impl List<'_> {
         Ok(())
     }
 
-    /// The strings of the decoded rows from `base` on, allocated (with the GIL) but not yet
-    /// written: [`List::fill`] writes them.
+    /// The strings of the decoded rows from `base` on (none failed), allocated (with the
+    /// GIL) but not yet written: [`List::fill`] writes them.
     fn blanks(&self, py: Python<'_>, d: &Decoded, base: usize) -> PyResult<Vec<ffi::Blank>> {
         let mut out = Vec::with_capacity(d.rows.len());
         for (k, &text) in d.rows.iter().enumerate() {
@@ -430,115 +482,152 @@ impl List<'_> {
         }
     }
 
-    /// Decodes `chunks` on `threads` threads while this thread, with the GIL, allocates the
-    /// strings of each chunk in order as soon as it is decoded; the thread that decoded a
-    /// chunk then writes its strings' characters, without the GIL, from its arena (still in
-    /// its cache). Each thread has two arenas, lent from when their chunk is decoded to when
-    /// its strings are written, and decodes a chunk only when one is free (its memory stays
-    /// warm and bounded). The strings are given to Python once every chunk is written.
-    fn pipeline<'py>(
-        &self,
-        py: Python<'py>,
-        chunks: &[Range<usize>],
-        threads: usize,
-        out: &mut Vec<Bound<'py, PyString>>,
-    ) -> PyResult<()> {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let (done_tx, done_rx) = mpsc::channel::<Done>();
-        let mut fill_txs = Vec::with_capacity(threads);
-        let this = *self;
-        std::thread::scope(|s| {
-            for w in 0..threads {
-                let (fill_tx, fill_rx) = mpsc::channel::<Fill>();
-                fill_txs.push(fill_tx);
-                let done_tx = done_tx.clone();
-                let (next, stop) = (&next, &stop);
-                s.spawn(move || this.worker(w, chunks, next, stop, &fill_rx, &done_tx));
-            }
-            drop(done_tx);
-            // (In a mutex only so that a closure run without the GIL, which must be `Send`,
-            // may borrow it.)
-            let done_rx = Mutex::new(done_rx);
-            let mut decoded: Vec<Option<(usize, Decoded)>> =
-                (0..chunks.len()).map(|_| None).collect();
-            let mut written: Vec<Option<Vec<ffi::Blank>>> =
-                (0..chunks.len()).map(|_| None).collect();
-            let mut left = chunks.len();
-            // The next message of the threads, waited for without the GIL only when none is
-            // ready.
-            let recv = || -> PyResult<Done> {
-                let stopped = || PyRuntimeError::new_err("a decoding thread stopped");
-                // (The guard of the first lock is dropped before the second.)
-                let ready = done_rx.lock().map_err(|_| stopped())?.try_recv();
-                match ready {
-                    Ok(m) => Ok(m),
-                    Err(_) => py
-                        .detach(|| done_rx.lock().ok().and_then(|rx| rx.recv().ok()))
-                        .ok_or_else(stopped),
-                }
-            };
-            let mut run = || -> PyResult<()> {
-                // Keeps what a message brings.
-                let mut take = |m: Done,
-                                decoded: &mut [Option<(usize, Decoded)>],
-                                left: &mut usize|
-                 -> PyResult<()> {
-                    match m {
-                        Done::Decoded(k, w, d) => decoded[k] = Some((w, d)),
-                        Done::Written(k, blanks) => {
-                            written[k] = Some(blanks);
-                            *left -= 1;
-                        }
-                        Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
-                    }
-                    Ok(())
-                };
-                for (k, chunk) in chunks.iter().enumerate() {
-                    let (w, d) = loop {
-                        if let Some(got) = decoded[k].take() {
-                            break got;
-                        }
-                        take(recv()?, &mut decoded, &mut left)?;
-                    };
-                    let blanks = self.blanks(py, &d, chunk.start)?;
-                    fill_txs[w]
-                        .send(Fill(k, d, blanks))
-                        .map_err(|_| PyRuntimeError::new_err("a decoding thread stopped"))?;
-                }
-                while left > 0 {
-                    take(recv()?, &mut decoded, &mut left)?;
-                }
-                Ok(())
-            };
-            let result = run();
-            // The threads stop at their next step (and at once if they wait for a chunk to
-            // write); strings not written are dropped without being given to Python.
-            stop.store(true, Ordering::Relaxed);
-            fill_txs.clear();
-            result?;
-            for blanks in written {
-                for b in blanks.expect("every chunk written") {
-                    out.push(b.into_string(py)?);
-                }
-            }
-            Ok(())
-        })
+    /// The strings of every row, on one thread: each chunk decoded (without the GIL when it
+    /// is large enough), then its strings made.
+    fn alone<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        let mut out = Vec::with_capacity(self.slices.len());
+        let mut d = Decoded::take(py);
+        for c in &self.chunks {
+            let bytes: usize = self.slices[c.clone()].iter().map(|s| s.1).sum();
+            crate::detach_if(py, bytes >= crate::DETACH_BYTES, || {
+                self.decode(&mut d, c.clone())
+            });
+            self.strings(py, &d, c.start, &mut out)?;
+        }
+        d.keep(py);
+        Ok(out)
     }
 
-    /// A thread of [`List::pipeline`] (number `w`): writes the strings of its chunks as soon
-    /// as they are allocated, else decodes the next chunk into a free arena; stops when the
-    /// chunks are all decoded and written, or when told to.
-    fn worker(
-        &self,
-        w: usize,
-        chunks: &[Range<usize>],
-        next: &AtomicUsize,
-        stop: &AtomicBool,
-        fill_rx: &mpsc::Receiver<Fill>,
-        done_tx: &mpsc::Sender<Done>,
-    ) {
-        let mut free = vec![Decoded::take(), Decoded::take()];
+    /// The strings of every row, on this thread and `helpers` threads of the pool. Any
+    /// thread takes the next chunk to decode; this one, with the GIL, also allocates the
+    /// strings of each chunk a helper has decoded and sends them back to it, and the helper
+    /// writes their characters, without the GIL, from its arena (still in its cache). This
+    /// thread allocates first, decodes a chunk of its own (and makes its strings) when no
+    /// chunk waits for its strings, and waits only when no chunk is left to take. A helper
+    /// has [`ARENAS`] arenas, lent from when their chunk is decoded to when its strings are
+    /// written, and decodes only into a free one (its memory stays warm and bounded). The
+    /// strings are given to Python once every chunk is written.
+    ///
+    /// Fatal mode: a chunk with a failed row stops the chunks after it from being decoded;
+    /// the error raised is that of the first failed row, once every chunk before it is known
+    /// to have none (as on one thread).
+    fn pipeline<'py>(
+        self: &Arc<List>,
+        py: Python<'py>,
+        helpers: usize,
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+        let n = self.chunks.len();
+        let scope = pool::Scope::new();
+        let (done_tx, mut done_rx) = mpsc::channel::<Done>();
+        let mut fill_txs = Vec::with_capacity(helpers);
+        let mut tasks: Vec<pool::Task> = Vec::with_capacity(helpers);
+        for w in 0..helpers {
+            let (fill_tx, fill_rx) = mpsc::channel::<Fill>();
+            fill_txs.push(fill_tx);
+            let (door, list, done_tx) = (scope.door(), self.clone(), done_tx.clone());
+            tasks.push(Box::new(move || {
+                if let Some(_inside) = door.enter() {
+                    list.helper(w, &fill_rx, &done_tx);
+                }
+            }));
+        }
+        drop(done_tx);
+        pool::Pool::get(py).submit(tasks);
+        // Whatever happens below, the helpers stop and leave before the rows' memory is
+        // released (`scope` is dropped after `stop`).
+        let stop = Stop(self);
+        let mut parts: Vec<Part<'py>> = (0..n).map(|_| Part::Pending).collect();
+        let mut ready: VecDeque<(usize, usize, Decoded)> = VecDeque::new();
+        let mut mine = Decoded::take(py);
+        let mut failed: Option<usize> = None;
+        // Chunks whose strings are made or written.
+        let mut finished = 0;
+        let result = (|| -> PyResult<()> {
+            loop {
+                let limit = self.limit.load(Ordering::Relaxed).min(n);
+                match failed {
+                    Some(_) if parts[..limit].iter().all(|p| !p.pending()) => break,
+                    None if finished == n => break,
+                    _ => {}
+                }
+                if let Ok(m) = done_rx.try_recv() {
+                    finished += m.receive(&mut ready, &mut parts)?;
+                    continue;
+                }
+                if let Some((k, w, d)) = ready.pop_front() {
+                    let base = self.chunks[k].start;
+                    let blanks = if k >= limit {
+                        None
+                    } else if let Some(i) = List::first_failed(&d, base) {
+                        failed = Some(failed.map_or(i, |f| f.min(i)));
+                        self.limit.fetch_min(k, Ordering::Relaxed);
+                        parts[k] = Part::Failed;
+                        None
+                    } else {
+                        parts[k] = Part::Writing;
+                        Some(self.blanks(py, &d, base)?)
+                    };
+                    // (A helper that stopped has nothing left to write.)
+                    let _ = fill_txs[w].send(Fill(k, d, blanks));
+                    continue;
+                }
+                if let Some(k) = self.claim() {
+                    let base = self.chunks[k].start;
+                    py.detach(|| self.decode(&mut mine, self.chunks[k].clone()));
+                    if let Some(i) = List::first_failed(&mine, base) {
+                        failed = Some(failed.map_or(i, |f| f.min(i)));
+                        self.limit.fetch_min(k, Ordering::Relaxed);
+                        parts[k] = Part::Failed;
+                    } else {
+                        let mut out = Vec::with_capacity(mine.rows.len());
+                        self.strings(py, &mine, base, &mut out)?;
+                        parts[k] = Part::Made(out);
+                        finished += 1;
+                    }
+                    continue;
+                }
+                // Nothing to do but wait for a helper (one is decoding or writing a chunk).
+                let m;
+                (done_rx, m) = py.detach(move || {
+                    let m = done_rx.recv();
+                    (done_rx, m)
+                });
+                let m = m.map_err(|_| PyRuntimeError::new_err("a decoding thread stopped"))?;
+                finished += m.receive(&mut ready, &mut parts)?;
+            }
+            Ok(())
+        })();
+        mine.keep(py);
+        drop(stop);
+        // Helpers waiting for a chunk to write stop at once; then wait for them to leave.
+        drop(fill_txs);
+        py.detach(|| scope.close());
+        result?;
+        if let Some(i) = failed {
+            return Err(self.failed(py, i));
+        }
+        let mut out = Vec::with_capacity(self.slices.len());
+        for part in parts {
+            match part {
+                Part::Made(strings) => out.extend(strings),
+                Part::Written(blanks) => {
+                    for b in blanks {
+                        out.push(b.into_string(py)?);
+                    }
+                }
+                _ => unreachable!("every chunk made or written"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A helper of [`List::pipeline`] (number `w`), on a thread of the pool: writes the
+    /// strings of its chunks as soon as they are allocated, else decodes the next chunk into
+    /// a free arena; stops when no chunk is left to decode and its arenas are all back, or
+    /// when told to.
+    fn helper(&self, w: usize, fill_rx: &mpsc::Receiver<Fill>, done_tx: &mpsc::Sender<Done>) {
+        let mut free = HELPER_ARENAS.with(|a| std::mem::take(&mut *a.borrow_mut()));
+        free.resize_with(ARENAS, Decoded::default);
         let mut lent = 0usize;
         let mut exhausted = false;
         let caught = |p: Box<dyn std::any::Any + Send>| {
@@ -550,7 +639,7 @@ impl List<'_> {
             )
         };
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) {
                 break;
             }
             let job = match fill_rx.try_recv() {
@@ -564,10 +653,14 @@ impl List<'_> {
                 },
             };
             let message = match job {
-                Some(Fill(k, d, mut blanks)) => {
+                Some(Fill(k, d, blanks)) => {
                     lent -= 1;
+                    let Some(mut blanks) = blanks else {
+                        free.push(d);
+                        continue;
+                    };
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        self.fill(&d, chunks[k].start, &mut blanks)
+                        self.fill(&d, self.chunks[k].start, &mut blanks)
                     }));
                     free.push(d);
                     match r {
@@ -576,15 +669,14 @@ impl List<'_> {
                     }
                 }
                 None => {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= chunks.len() {
+                    let Some(k) = self.claim() else {
                         exhausted = true;
                         continue;
-                    }
+                    };
                     let mut d = free.pop().expect("a free arena");
                     lent += 1;
                     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        self.decode(&mut d, chunks[k].clone());
+                        self.decode(&mut d, self.chunks[k].clone());
                         d
                     })) {
                         Ok(d) => Done::Decoded(k, w, d),
@@ -596,19 +688,85 @@ impl List<'_> {
                 break;
             }
         }
-        for d in free {
-            d.keep();
-        }
+        // The arenas stay with the thread for the next call (at most `ARENA_KEEP` bytes of
+        // them: not those grown by huge rows).
+        let mut kept = 0;
+        free.retain(|d| {
+            kept += d.size();
+            kept <= ARENA_KEEP
+        });
+        HELPER_ARENAS.with(|a| *a.borrow_mut() = free);
     }
 }
 
-/// A chunk's strings to write, sent to the thread that decoded it: the chunk's number, its
-/// arena, its strings.
-struct Fill(usize, Decoded, Vec<ffi::Blank>);
+/// Arenas per helper of [`List::pipeline`].
+const ARENAS: usize = 4;
 
-/// What a thread of [`List::pipeline`] tells the calling one.
+/// The most memory of arenas a helper's thread keeps from one call to the next.
+const ARENA_KEEP: usize = 8 << 20;
+
+thread_local! {
+    /// A pool thread's arenas, kept from one call to the next (see [`Decoded::take`]).
+    static HELPER_ARENAS: std::cell::RefCell<Vec<Decoded>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets `stop` when dropped (the helpers of [`List::pipeline`] stop at their next step).
+struct Stop<'a>(&'a List);
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The strings of a chunk, in [`List::pipeline`].
+enum Part<'py> {
+    /// Not decoded yet, or its strings not made or written yet.
+    Pending,
+    /// Fatal mode failed on one of its rows.
+    Failed,
+    /// Its strings allocated, being written by a helper.
+    Writing,
+    /// Made by the calling thread.
+    Made(Vec<Bound<'py, PyString>>),
+    /// Written by a helper.
+    Written(Vec<ffi::Blank>),
+}
+
+impl Part<'_> {
+    /// Whether nothing is known yet of its rows (not decoded, or its strings not allocated).
+    fn pending(&self) -> bool {
+        matches!(self, Part::Pending)
+    }
+}
+
+impl Done {
+    /// Keeps what the message brings: a decoded chunk in `ready`, written strings in
+    /// `parts` (then 1: the chunks finished); a panic's message as the error.
+    fn receive(
+        self,
+        ready: &mut VecDeque<(usize, usize, Decoded)>,
+        parts: &mut [Part<'_>],
+    ) -> PyResult<usize> {
+        match self {
+            Done::Decoded(k, w, d) => ready.push_back((k, w, d)),
+            Done::Written(k, blanks) => {
+                parts[k] = Part::Written(blanks);
+                return Ok(1);
+            }
+            Done::Panicked(msg) => return Err(PanicException::new_err(msg)),
+        }
+        Ok(0)
+    }
+}
+
+/// A chunk's strings to write (`None`: nothing to write, the arena given back), sent to the
+/// helper that decoded it: the chunk's number, its arena, its strings.
+struct Fill(usize, Decoded, Option<Vec<ffi::Blank>>);
+
+/// What a helper of [`List::pipeline`] tells the calling thread.
 enum Done {
-    /// Chunk `.0` decoded by thread `.1`.
+    /// Chunk `.0` decoded by helper `.1`.
     Decoded(usize, usize, Decoded),
     /// The strings of chunk `.0`, written.
     Written(usize, Vec<ffi::Blank>),

@@ -988,3 +988,39 @@ pub(crate) unsafe fn fastcall<const N: usize>(
         }
     }
 }
+
+/// Asks the processor to bring the header of item `i` of `seq` (an exact list or tuple;
+/// nothing for other sequences or an index out of range) into its cache: `decode_many`
+/// reads the objects of a list one after another, each a cache miss of its own (the objects
+/// are scattered over memory), so it asks for the next ones while it reads one.
+pub(crate) fn prefetch_item(seq: &Bound<'_, PyAny>, i: usize) {
+    let Ok(i) = ffi::Py_ssize_t::try_from(i) else {
+        return;
+    };
+    let ptr = if let Ok(list) = seq.cast_exact::<pyo3::types::PyList>() {
+        if i >= list.len() as ffi::Py_ssize_t {
+            return;
+        }
+        // SAFETY: GIL held (`seq` is bound); `list` is a list and `i` is within its length,
+        // so `PyList_GetItem` returns a borrowed reference to its item without an error
+        // (the pointer is only prefetched, never dereferenced).
+        unsafe { ffi::PyList_GetItem(list.as_ptr(), i) }
+    } else if let Ok(tuple) = seq.cast_exact::<pyo3::types::PyTuple>() {
+        if i >= tuple.len() as ffi::Py_ssize_t {
+            return;
+        }
+        // SAFETY: as above, for a tuple.
+        unsafe { ffi::PyTuple_GetItem(tuple.as_ptr(), i) }
+    } else {
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of x86-64 (every x86-64 processor has it); a prefetch only
+        // hints the cache and never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast::<i8>().cast_const()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}

@@ -18,6 +18,7 @@ mod detect;
 mod encode;
 mod fast;
 mod ffi;
+mod pool;
 mod row;
 mod single;
 mod text;

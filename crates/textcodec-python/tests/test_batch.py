@@ -1,6 +1,9 @@
 """decode_many and encode_many: lists and pyarrow arrays (nulls, slices, chunked, large),
 per-row labels, threads, errors."""
 
+import os
+import sys
+
 import pyarrow as pa
 import pytest
 
@@ -357,3 +360,143 @@ def test_encode_many_threads_write_the_bytes():
     bad = next(i for i, t in enumerate(texts) if any(ord(c) > 255 for c in t))
     if hasattr(e.value, "__notes__"):
         assert e.value.__notes__ == [f"in row {bad}"]
+
+
+def test_decode_many_strict_raises_the_first_failed_row_of_many():
+    """Fatal mode with failed rows in many chunks (decoded on any thread, in any order): the
+    error is that of the first failed row, as decode raises it, whatever the threads."""
+    items, labels = rows(6000)
+    fails = [i for i, (b, l) in enumerate(zip(items, labels))
+             if textcodec.decode(b, l) != textcodec.decode(b, l, "ignore")]
+    assert len(fails) > 100 and sum(map(len, items[: fails[0]])) < 1 << 18
+    for first in (fails[0], fails[len(fails) // 2], fails[-1]):
+        # The rows before `first` that fail, replaced by rows that do not.
+        its = [items[0] if i in fails and i < first else b for i, b in enumerate(items)]
+        las = [labels[0] if i in fails and i < first else l for i, l in enumerate(labels)]
+        with pytest.raises(UnicodeDecodeError) as e:
+            textcodec.decode(its[first], las[first], "strict")
+        want = e.value
+        for threads in (1, 2, 3, 8):
+            with pytest.raises(UnicodeDecodeError) as e:
+                textcodec.decode_many(its, las, "strict", threads=threads)
+            assert (e.value.encoding, e.value.start, e.value.end, e.value.reason, e.value.object) == \
+                (want.encoding, want.start, want.end, want.reason, want.object)
+            if hasattr(e.value, "__notes__"):
+                assert e.value.__notes__ == [f"in row {first}"]
+
+
+def test_decode_many_any_sequence_and_fresh_label_objects():
+    """Rows from a tuple or a generator, labels as new objects for every row (equal labels,
+    different objects, of different encodings after one another): decode's strings."""
+    items, labels = rows(3000)
+    want = [textcodec.decode(b, l) for b, l in zip(items, labels)]
+    for threads in (1, 2):
+        fresh = ("".join(list(l)) for l in labels)
+        assert textcodec.decode_many(iter(items), fresh, threads=threads) == want
+        assert textcodec.decode_many(tuple(items), [textcodec.lookup(l) for l in labels], threads=threads) == want
+        # The same few label objects, many times.
+        assert textcodec.decode_many(items, [sys.intern(l) for l in labels], threads=threads) == want
+
+
+def test_decode_many_from_many_python_threads_at_once():
+    """Python threads calling decode_many at once share the package's threads: each call gets
+    its own rows' strings, whatever the thread counts, errors included."""
+    import threading
+
+    items, labels = rows(4000)
+    want = [textcodec.decode(b, l) for b, l in zip(items, labels)]
+    good = [(b, l) for b, l in zip(items, labels) if textcodec.decode(b, l) == textcodec.decode(b, l, "ignore")]
+    bad = [g[0] for g in good[:2500]] + [b"\xff"] + [g[0] for g in good[2500:]]
+    bad_labels = [g[1] for g in good[:2500]] + ["utf-8"] + [g[1] for g in good[2500:]]
+    failures = []
+
+    def run(t):
+        try:
+            for r in range(6):
+                k = (t + r) % 4 + 1
+                if (t + r) % 3 == 0:
+                    with pytest.raises(UnicodeDecodeError) as e:
+                        textcodec.decode_many(bad, bad_labels, "strict", threads=k)
+                    assert e.value.object == b"\xff"
+                    if hasattr(e.value, "__notes__"):
+                        assert e.value.__notes__ == ["in row 2500"]
+                else:
+                    lo = (t * 37 + r * 101) % 1000
+                    assert textcodec.decode_many(items[lo:], labels[lo:], threads=k) == want[lo:]
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            failures.append(e)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_decode_many_after_fork():
+    """A process forked after decode_many ran on threads (its threads do not exist in the
+    child), even while another Python thread was in a call, decodes on threads in the child."""
+    import threading
+    import time
+
+    items, labels = rows(4000)
+    want = [textcodec.decode(b, l) for b, l in zip(items, labels)]
+    assert textcodec.decode_many(items, labels, threads=3) == want
+    busy = threading.Event()
+
+    def calls():
+        while not busy.is_set():
+            textcodec.decode_many(items, labels, threads=2)
+
+    other = threading.Thread(target=calls)
+    other.start()
+    try:
+        for _ in range(3):
+            time.sleep(0.01)
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    ok = all(textcodec.decode_many(items, labels, threads=k) == want for k in (1, 2, 3))
+                    code = 0 if ok else 1
+                finally:
+                    os._exit(code)
+            deadline = time.monotonic() + 60
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() > deadline:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                    pytest.fail("the forked child did not finish (a deadlock)")
+                time.sleep(0.01)
+            assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        busy.set()
+        other.join()
+    assert textcodec.decode_many(items, labels, threads=2) == want
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_decode_many_threads_are_kept_between_calls_then_end():
+    """The threads of decode_many are made by the first call that needs them, used again by
+    the next calls, and end once idle (2 s), leaving the process as it was."""
+    import time
+
+    def count():
+        return len(os.listdir("/proc/self/task"))
+
+    items, labels = rows(4000)
+    time.sleep(2.5)
+    base = count()
+    textcodec.decode_many(items, labels, threads=3)
+    assert count() == base + 2
+    for k in (2, 3, 1):
+        textcodec.decode_many(items, labels, threads=k)
+        assert count() == base + 2
+    time.sleep(2.5)
+    assert count() == base
