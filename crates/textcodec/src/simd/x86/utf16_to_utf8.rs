@@ -56,16 +56,41 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                     x = _mm256_shuffle_epi8(x, swap2);
                 }
                 if _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
-                    // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
-                    let bytes =
-                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
-                    // SAFETY: o + 32 <= room; an unaligned store of output only.
-                    unsafe {
-                        ahead.advance_past(d, o + 32);
-                        _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes)
-                    };
-                    i += 64;
-                    o += 32;
+                    // Thirty-two units of ASCII or more: thirty-two at a time as long as the
+                    // run lasts, in a loop of its own (an ASCII-run kernel's). Its stores
+                    // write output only, so the kept bytes move once, after it.
+                    loop {
+                        // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
+                        let bytes =
+                            _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
+                        // SAFETY: o + 32 <= room; an unaligned store of output only.
+                        unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes) };
+                        i += 64;
+                        o += 32;
+                        if i + 64 > src.len() || o + 32 > room {
+                            break;
+                        }
+                        // SAFETY: i + 64 <= src.len(): the 64 bytes at i are readable;
+                        // unaligned loads.
+                        unsafe {
+                            w = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                            x = _mm256_loadu_si256(s.add(i + 32) as *const __m256i);
+                        }
+                        if BE {
+                            w = _mm256_shuffle_epi8(w, swap2);
+                            x = _mm256_shuffle_epi8(x, swap2);
+                        }
+                        let high = _mm256_and_si256(
+                            _mm256_or_si256(w, x),
+                            _mm256_set1_epi16(0xFF80u16 as i16),
+                        );
+                        if _mm256_testz_si256(high, high) == 0 {
+                            break;
+                        }
+                    }
+                    // SAFETY: o <= room: the 16 bytes at o are within dst, not written yet
+                    // (o is at least 32 past the kept bytes' place).
+                    unsafe { ahead.advance_past(d, o) };
                     continue;
                 }
             }
