@@ -653,7 +653,7 @@ impl EncodeHandler for Iso2022JpEncoder {
         false
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let s = src.as_bytes();
         let (mut r, mut w) = (0usize, 0usize);
@@ -694,7 +694,7 @@ impl EncodeHandler for Iso2022JpEncoder {
         (r, w)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         let (mut r, mut w) = (0usize, 0usize);
         while r < src.len() {
