@@ -285,12 +285,12 @@ impl EncodeHandler for Big5Encoder {
         true
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         encode_fast(self, src, dst)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         encode_fast(self, src, dst)
     }

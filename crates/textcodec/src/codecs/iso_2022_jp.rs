@@ -653,13 +653,16 @@ impl EncodeHandler for Iso2022JpEncoder {
         false
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        // The state in a local (in a register through the loop, not read back after each
+        // store), written back at the end.
+        let mut h = *self;
         let s = src.as_bytes();
         let (mut r, mut w) = (0usize, 0usize);
         while r < s.len() {
             let b = s[r];
-            if self.state == EncState::Ascii && b < 0x80 {
+            if h.state == EncState::Ascii && b < 0x80 {
                 // Step 4, a run at a time.
                 let n = plain_ascii_len(&s[r..]);
                 let n = crate::simd::copy_ascii_to_ascii(&s[r..r + n], &mut dst[w..]);
@@ -686,20 +689,23 @@ impl EncodeHandler for Iso2022JpEncoder {
                 // Supplementary: never in index jis0208.
                 break;
             };
-            if !self.put_fast(cp, dst, &mut w) {
+            if !h.put_fast(cp, dst, &mut w) {
                 break;
             }
             r += len;
         }
+        *self = h;
         (r, w)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        // As in `run_utf8`.
+        let mut h = *self;
         let (mut r, mut w) = (0usize, 0usize);
         while r < src.len() {
             let u = src[r];
-            if self.state == EncState::Ascii && u < 0x80 {
+            if h.state == EncState::Ascii && u < 0x80 {
                 // Step 4, a run at a time.
                 let n = plain_ascii_len16(&src[r..]);
                 let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..r + n], &mut dst[w..]);
@@ -710,11 +716,12 @@ impl EncodeHandler for Iso2022JpEncoder {
                 w += n;
                 continue;
             }
-            if (0xD800..0xE000).contains(&u) || !self.put_fast(u as u32, dst, &mut w) {
+            if (0xD800..0xE000).contains(&u) || !h.put_fast(u as u32, dst, &mut w) {
                 break;
             }
             r += 1;
         }
+        *self = h;
         (r, w)
     }
 }

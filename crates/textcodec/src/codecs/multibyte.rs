@@ -458,7 +458,8 @@ pub(crate) fn encode_fast<H: EncodeHandler, I: Source>(
             break;
         };
         match n {
-            2 => dst[w..w + 2].copy_from_slice(&buf[..2]),
+            // The two bytes as one 16-bit value: one store, not a byte store each.
+            2 => dst[w..w + 2].copy_from_slice(&(u32::from_le_bytes(buf) as u16).to_le_bytes()),
             4 => dst[w..w + 4].copy_from_slice(&buf),
             _ => dst[w] = buf[0],
         }
@@ -631,12 +632,12 @@ impl<M: MapEncoder> EncodeHandler for M {
         true
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         run_mapped_utf8(src, dst, M::map)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
         run_mapped_utf16(src, dst, M::map)
     }

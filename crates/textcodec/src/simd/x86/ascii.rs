@@ -81,7 +81,7 @@ unsafe fn copy_ascii_blocks<W: Width>(src: &[u8], dst: &mut [u8]) -> usize {
 
 /// Widens the ASCII prefix of `src` into `dst` (AVX2); returns its length. Nothing after the
 /// prefix is written.
-#[inline]
+#[inline(always)]
 pub(crate) fn widen_ascii_avx2(src: &[u8], dst: &mut [u16]) -> usize {
     if !has_avx2() || dst.len() < src.len() {
         return scalar::copy_ascii_to_utf16(src, dst);

@@ -39,7 +39,7 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     }
     // SAFETY: dst has at least 48 bytes.
     let mut ahead = unsafe { Ahead::<false>::new(d) };
-    while i + 32 <= src.len() && o + 32 <= room {
+    'blocks: while i + 32 <= src.len() && o + 32 <= room {
         // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
         let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
         if BE {
@@ -47,38 +47,82 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
         }
         if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
             // ASCII. As in simdutf's AVX2 kernel, a look at the next sixteen units: ASCII
-            // too (markup, English), thirty-two bytes at once; else sixteen (between letters
-            // of Latin text). Either way no exit from the loop to mispredict.
+            // too (markup, English), on to a loop of its own (an ASCII-run kernel's); else
+            // sixteen at once (between letters of Latin text).
+            let mut x = w;
             if i + 64 <= src.len() {
                 // SAFETY: i + 64 <= src.len(): the 32 bytes at i + 32 are readable; unaligned.
-                let mut x = unsafe { _mm256_loadu_si256(s.add(i + 32) as *const __m256i) };
+                x = unsafe { _mm256_loadu_si256(s.add(i + 32) as *const __m256i) };
                 if BE {
                     x = _mm256_shuffle_epi8(x, swap2);
                 }
-                if _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
-                    // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
-                    let bytes =
-                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
-                    // SAFETY: o + 32 <= room; an unaligned store of output only.
-                    unsafe {
-                        ahead.advance_past(d, o + 32);
-                        _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes)
-                    };
-                    i += 64;
-                    o += 32;
-                    continue;
+            }
+            if i + 64 > src.len() || _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) == 0
+            {
+                let packed = _mm256_packus_epi16(w, w);
+                let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
+                // SAFETY: o + 32 <= room; an unaligned store.
+                unsafe {
+                    ahead.advance_past(d, o + 16);
+                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                };
+                i += 32;
+                o += 16;
+                continue;
+            }
+            // Thirty-two units of ASCII a step as long as the run lasts, as many steps as
+            // `src` and the room allow (one at least). The stores write output only: the
+            // kept bytes move once, after the run.
+            let steps = ((src.len() - i) / 64).min((room - o) / 32);
+            let last = i + 64 * (steps - 1);
+            loop {
+                // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
+                let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
+                // SAFETY: o + 32 <= room; an unaligned store of output only.
+                unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes) };
+                let at_last = i == last;
+                i += 64;
+                o += 32;
+                if at_last {
+                    // SAFETY: o <= room: the 16 bytes at o are within dst, not written yet.
+                    unsafe { ahead.advance_past(d, o) };
+                    continue 'blocks;
+                }
+                // SAFETY: a step after this one: i + 64 <= src.len(), the 64 bytes at i are
+                // readable; unaligned loads.
+                unsafe {
+                    w = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                    x = _mm256_loadu_si256(s.add(i + 32) as *const __m256i);
+                }
+                if BE {
+                    w = _mm256_shuffle_epi8(w, swap2);
+                    x = _mm256_shuffle_epi8(x, swap2);
+                }
+                let high =
+                    _mm256_and_si256(_mm256_or_si256(w, x), _mm256_set1_epi16(0xFF80u16 as i16));
+                if _mm256_testz_si256(high, high) == 0 {
+                    break;
                 }
             }
-            let packed = _mm256_packus_epi16(w, w);
-            let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-            // SAFETY: o + 32 <= room; an unaligned store.
-            unsafe {
-                ahead.advance_past(d, o + 16);
-                _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
-            };
-            i += 32;
-            o += 16;
-            continue;
+            // The run ends in these 64 units (there was room for them): in `x` if `w` is
+            // ASCII (its sixteen bytes at once, as above), else in `w`. The 32 units where
+            // it ends take the way below, as if loaded at the loop's top.
+            if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
+                let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
+                // SAFETY: o + 32 <= room; an unaligned store of output only.
+                unsafe {
+                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                };
+                i += 32;
+                o += 16;
+                w = x;
+            }
+            // SAFETY: o <= room: the 16 bytes at o are within dst, not written yet (o is at
+            // least 32 past the kept bytes' place).
+            unsafe { ahead.advance_past(d, o) };
+            if o + 32 > room {
+                continue;
+            }
         }
         if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
             // A unit of U+0800 or above: a three-byte character (CJK, Thai, Vietnamese, a
