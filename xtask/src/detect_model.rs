@@ -423,6 +423,8 @@ struct Language {
     non_ascii_share: f64,
     /// The code points of the script's optional marks (Hebrew and Arabic vowel points).
     marks: std::ops::RangeInclusive<u32>,
+    /// Those of them that end a word (Arabic tanween).
+    final_marks: std::ops::RangeInclusive<u32>,
     /// `costs[a * n + b]`: the cost of class `b` after class `a`.
     costs: Vec<u8>,
     /// The cost of the apostrophe right after a word's first letter, for each ASCII letter
@@ -432,10 +434,14 @@ struct Language {
 
 impl Language {
     fn classes(&self) -> usize {
-        self.letters().end + 7
+        self.letters().end + 8
     }
     /// The typographic apostrophe (’), within words (l’homme, don’t) or closing a quotation.
     fn apostrophe(&self) -> usize {
+        self.letters().end + 7
+    }
+    /// The marks that end a word (Arabic tanween).
+    fn final_mark(&self) -> usize {
         self.letters().end + 6
     }
     /// The classes of the non-ASCII letters.
@@ -470,6 +476,8 @@ impl Language {
             self.punctuation() + p
         } else if c == '\u{2019}' {
             self.apostrophe()
+        } else if self.final_marks.contains(&(c as u32)) {
+            self.final_mark()
         } else if self.marks.contains(&(c as u32)) {
             self.mark()
         } else {
@@ -508,14 +516,28 @@ fn marks_of(language: &str) -> std::ops::RangeInclusive<u32> {
     }
 }
 
+/// The marks of `marks_of` that end a word: the Arabic tanween (U+064B to U+064D), the
+/// indefinite endings, written on a word's last letter.
+fn final_marks_of(language: &str) -> std::ops::RangeInclusive<u32> {
+    match language {
+        "ar" | "fa" | "ur" => 0x64B..=0x64D,
+        #[allow(clippy::reversed_empty_ranges)]
+        _ => 1..=0,
+    }
+}
+
 /// In pointed text, the share of letters followed by a point, and of points followed by
 /// another point.
 const MARK_AFTER_LETTER: f64 = 0.1;
 const MARK_AFTER_MARK: f64 = 0.2;
+/// The share of the tanween followed by an alef: fathatan is written on the letter before
+/// its alef (`ًا`) in some texts, after the alef (`اً`) in others (fixed in advance, not
+/// tuned).
+const ALEF_AFTER_TANWEEN: f64 = 0.5;
 
 fn build_language(
     bigrams: &[(String, u64)],
-    marks: std::ops::RangeInclusive<u32>,
+    (marks, final_marks): (std::ops::RangeInclusive<u32>, std::ops::RangeInclusive<u32>),
     ascii: usize,
 ) -> Result<Language, String> {
     let mut pairs: Vec<(char, char, f64)> = Vec::new();
@@ -566,6 +588,7 @@ fn build_language(
         alphabet,
         non_ascii_share: non_ascii / total,
         marks,
+        final_marks,
         costs: Vec::new(),
         initial_apostrophe: Vec::new(),
     };
@@ -644,23 +667,56 @@ fn build_language(
         p[rare * n + b] = rows[2 * n + b];
     }
     // Marks: after the script's letters, and followed as a letter is (by the letters'
-    // average).
-    let mark = lang.mark();
+    // average). The marks that end a word come after letters as the others do.
+    let (mark, final_mark) = (lang.mark(), lang.final_mark());
     let letters = lang.letters();
     for a in 0..n {
-        p[a * n + mark] = if letters.contains(&a) {
+        let after = if letters.contains(&a) {
             MARK_AFTER_LETTER
-        } else if a == mark {
+        } else if a == mark || a == final_mark {
             MARK_AFTER_MARK
         } else {
             RARE_PROBABILITY
         };
+        p[a * n + mark] = after;
+        p[a * n + final_mark] = after;
     }
     let count = letters.len().max(1) as f64;
     for b in 0..n {
         p[mark * n + b] = letters.clone().map(|a| p[a * n + b]).sum::<f64>() / count;
     }
     p[mark * n + mark] = MARK_AFTER_MARK;
+    p[mark * n + final_mark] = MARK_AFTER_MARK;
+    // The marks that end a word are followed as the end of a word is (what follows the
+    // letters, not a letter, on average), by another mark, or by the alef that carries
+    // fathatan; any other letter only by the smoothing (a letter after a word-final mark is
+    // not text: windows-1256's `ي` and `ى` are ISO-8859-6's kasratan and dammatan).
+    let alef = lang
+        .alphabet
+        .iter()
+        .position(|&c| c == '\u{627}')
+        .map(|i| letters.start + i);
+    let word_end = |b: usize| !(1..letters.end).contains(&b) && b != mark && b != final_mark;
+    let ends: Vec<f64> = (0..n)
+        .map(|b| {
+            if word_end(b) {
+                letters.clone().map(|a| p[a * n + b]).sum::<f64>()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let ends_total: f64 = ends.iter().sum();
+    let alef_share = if alef.is_some() { ALEF_AFTER_TANWEEN } else { 0.0 };
+    for b in 0..n {
+        let ml = if Some(b) == alef {
+            alef_share
+        } else {
+            (1.0 - alef_share - MARK_AFTER_MARK) * ends[b] / ends_total
+        };
+        p[final_mark * n + b] = (1.0 - SMOOTHING) * ml + SMOOTHING * unigram[b];
+    }
+    p[final_mark * n + mark] = MARK_AFTER_MARK;
     // The apostrophe: after a letter, followed by a letter (elision) or a boundary.
     let apostrophe = lang.apostrophe();
     let word = |a: usize| a == 1 || (1..lang.letters().end).contains(&a);
@@ -891,7 +947,8 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     for lang in ALPHABETIC {
         let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
         let ascii = if languages.len() < LATIN { 26 } else { 1 };
-        languages.push(build_language(&counts, marks_of(lang), ascii)?);
+        let marks = (marks_of(lang), final_marks_of(lang));
+        languages.push(build_language(&counts, marks, ascii)?);
     }
 
     let mut out = String::from(
