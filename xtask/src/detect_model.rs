@@ -40,9 +40,6 @@ const ALPHABETIC: [&str; 44] = [
     "ru", "uk", "bg", "mk", "sr", "be", "el", "he", "ar", "fa", "ur", "th",
 ];
 
-/// The share of non-ASCII characters in Chinese, Japanese and Korean text (hand-set).
-const CJK_NON_ASCII_SHARE: f64 = 0.8;
-
 /// The number of Latin-script languages at the start of [`ALPHABETIC`].
 const LATIN: usize = 32;
 
@@ -805,16 +802,19 @@ struct CharCosts {
 const CJK_PUNCTUATION: &str = "、。，．・：；？！「」『』（）〈〉《》【】〔〕…‥―－～“”‘’　";
 
 impl CharCosts {
-    fn new(unigrams: &[(String, u64)]) -> CharCosts {
-        let total: f64 = unigrams.iter().map(|(_, n)| *n as f64).sum();
-        let probability = unigrams
-            .iter()
-            .filter_map(|(k, n)| {
+    /// The character frequencies of one or more sources, each source weighing the same (a
+    /// mixture: a character one source lacks keeps the others' share).
+    fn new(sources: &[Vec<(String, u64)>]) -> CharCosts {
+        let mut probability = BTreeMap::new();
+        for unigrams in sources {
+            let total: f64 = unigrams.iter().map(|(_, n)| *n as f64).sum();
+            for (k, n) in unigrams {
                 let mut chars = k.chars();
-                let c = chars.next()?;
-                chars.next().is_none().then_some((c, *n as f64 / total))
-            })
-            .collect();
+                if let (Some(c), None) = (chars.next(), chars.next()) {
+                    *probability.entry(c).or_default() += *n as f64 / total / sources.len() as f64;
+                }
+            }
+        }
         CharCosts { probability }
     }
 
@@ -985,20 +985,27 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     out.push('\n');
 
     // The cost of each ASCII byte between two non-ASCII ones (capped in the detector), from
-    // the share of non-ASCII characters in the language's text.
+    // the share of non-ASCII characters in the language's text: for the alphabetic languages
+    // from their bigrams, for Chinese, Japanese and Korean from running text (word lists have
+    // no spaces: Korean puts them between words, Chinese and Japanese do not).
+    let cjk_shares = read_counts(&train.join("cjk_non_ascii.tsv"))?;
     let latin = LATIN;
     let gap: Vec<u16> = all_langs
         .iter()
         .enumerate()
-        .map(|(i, _)| {
-            if i < languages.len() {
-                let share = languages[i].non_ascii_share;
-                (-(1.0 - share).ln() * SCALE * 100.0).round() as u16
+        .map(|(i, lang)| {
+            let share = if i < languages.len() {
+                languages[i].non_ascii_share
             } else {
-                0
-            }
+                let (_, parts) = cjk_shares
+                    .iter()
+                    .find(|(l, _)| l == lang)
+                    .ok_or_else(|| format!("cjk_non_ascii.tsv: no share for {lang}"))?;
+                *parts as f64 / 1e9
+            };
+            Ok((-(1.0 - share).ln() * SCALE * 100.0).round() as u16)
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     writeln!(
         out,
         "/// The cost (0.001 nat) of each ASCII byte in the gaps between non-ASCII bytes, per\n/// language: languages differ in how much of their text is not ASCII.\npub(crate) static GAP_COSTS: [u16; {}] = {gap:?};\n\n/// The languages before this one are written in Latin letters (their gaps count further).\npub(crate) const LATIN_LANGUAGES: u8 = {latin};\n",
@@ -1019,13 +1026,6 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         out,
         "/// The cost of the typographic apostrophe right after the first letter of a word (an\n/// elision: l’homme, d’aquest, I’m), for the Latin-script languages: `[language * 26 + letter]`.\npub(crate) static INITIAL_APOSTROPHE: [u8; {}] = {initial:?};\n",
         initial.len()
-    )
-    .unwrap();
-
-    writeln!(
-        out,
-        "/// The gap cost (0.001 nat per ASCII byte) of the CJK languages: their text is about\n/// four-fifths non-ASCII characters (hand-set; word lists have no ASCII to count).\npub(crate) const CJK_GAP_COST: u16 = {};\n",
-        (-(1.0f64 - CJK_NON_ASCII_SHARE).ln() * SCALE * 100.0).round() as u16
     )
     .unwrap();
 
@@ -1166,8 +1166,13 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
     // CJK.
     let mut cjk = BTreeMap::new();
     for lang in CJK {
-        let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
-        cjk.insert(lang, CharCosts::new(&counts));
+        let mut sources = vec![read_counts(&train.join(format!("{lang}.tsv")))?];
+        // wordfreq's Korean words have about 2,100 characters; Lingua's character counts
+        // (scripts/export_detect_training_lingua.py) cover the syllables it lacks.
+        if lang == "ko" {
+            sources.push(read_counts(&train.join("ko_lingua.tsv"))?);
+        }
+        cjk.insert(lang, CharCosts::new(&sources));
     }
     let gb = read_index(&whatwg, "gb18030")?;
     emit_bytes(

@@ -858,12 +858,12 @@ impl Detector {
             .saturating_add(gap)
     }
 
-    /// A CJK candidate's cost with its prior and the gap cost.
+    /// A CJK candidate's cost with its prior and its language's gap cost.
     #[inline]
     fn cjk_total(&self, kind: Cjk, s: &CjkState) -> Cost {
         let gap = self
             .gap_sum_non_latin
-            .saturating_mul(u64::from(model::CJK_GAP_COST))
+            .saturating_mul(u64::from(model::GAP_COSTS[usize::from(kind.language())]))
             / 100;
         s.cost.saturating_add(kind.prior()).saturating_add(gap)
     }
