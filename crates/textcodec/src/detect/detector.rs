@@ -892,10 +892,10 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        let totals = core::array::from_fn::<Cost, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
-        for (s, total) in self.cjk.iter_mut().zip(totals) {
-            if s.cost != DEAD && total > limit {
-                s.cost = DEAD;
+        // Only the live ones (most inputs rule every CJK candidate out early).
+        for i in 0..CJK.len() {
+            if self.cjk[i].cost != DEAD && self.cjk_total(CJK[i], &self.cjk[i]) > limit {
+                self.cjk[i].cost = DEAD;
             }
         }
     }
