@@ -324,7 +324,10 @@ const MARGIN_CAP: f64 = 99.0;
 
 /// Each input's margin (`--margins`): (row, language, encoding, length, with a domain), the
 /// margin, and the best wrong encoding with the input.
-type Margins = Vec<((usize, &'static str, &'static str, usize, usize), f64, String)>;
+type Margins = Vec<(Cell, f64, String)>;
+
+/// A cell: (row, language, encoding, length, with a domain).
+type Cell = (usize, &'static str, &'static str, usize, usize);
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -400,14 +403,10 @@ fn evaluate(set: Set, misses: bool, margins: bool) -> Results<'static> {
                             if margins {
                                 let (m, wrong) = margin(&bytes, t, allow_utf8, truth);
                                 let short: String = piece.chars().take(60).collect();
-                                let what = format!(
-                                    "{} {short:?}",
-                                    wrong.map_or("-", |e| e.name())
-                                );
+                                let what = format!("{} {short:?}", wrong.map_or("-", |e| e.name()));
                                 eprintln!(
                                     "{m:.2}\t{lang}\t{enc_name}\t{}\t{}\t{what}",
-                                    LENGTHS[li].0,
-                                    TLD_NAMES[ti]
+                                    LENGTHS[li].0, TLD_NAMES[ti]
                                 );
                                 margin_list.push(((row, lang, enc_name, li, ti), m, what));
                             }
@@ -459,7 +458,7 @@ fn margin_report(r: &Results) -> String {
         }
     }
     // Per cell: the smallest margin and how many inputs are below 2 nats.
-    let mut cells: BTreeMap<(usize, &str, &str, usize, usize), (f64, u32, u32)> = BTreeMap::new();
+    let mut cells: BTreeMap<Cell, (f64, u32, u32)> = BTreeMap::new();
     for (k, m, _) in &r.margins {
         let e = cells.entry(*k).or_insert((f64::MAX, 0, 0));
         e.0 = e.0.min(*m);
@@ -473,7 +472,11 @@ fn margin_report(r: &Results) -> String {
     for &(row, lang, enc) in rows.keys() {
         let c: Vec<String> = (0..LENGTHS.len())
             .map(|li| {
-                let m = |ti| cells.get(&(row, lang, enc, li, ti)).map_or(f64::NAN, |v| v.0);
+                let m = |ti| {
+                    cells
+                        .get(&(row, lang, enc, li, ti))
+                        .map_or(f64::NAN, |v| v.0)
+                };
                 format!("{:.1} / {:.1}", m(0), m(1))
             })
             .collect();
@@ -659,12 +662,10 @@ fn main() {
         flag("--margins"),
         flag("--report"),
     );
-    if let Some(other) = args.iter().find(|a| {
-        !matches!(
-            a.as_str(),
-            "--rows" | "--misses" | "--margins" | "--report"
-        )
-    }) {
+    if let Some(other) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--rows" | "--misses" | "--margins" | "--report"))
+    {
         eprintln!(
             "detect_eval: unknown argument {other} (--rows, --misses, --margins or --report)"
         );

@@ -117,6 +117,15 @@ impl Cjk {
         })
     }
 
+    /// The cost of state `s` with the prior and the language's cost of `gap_sum` ASCII bytes
+    /// in gaps (see `GAP_CAP_NON_LATIN`).
+    #[inline]
+    fn total(self, s: &CjkState, gap_sum: u64) -> Cost {
+        let gap =
+            gap_sum.saturating_mul(u64::from(model::GAP_COSTS[usize::from(self.language())])) / 100;
+        s.cost.saturating_add(self.prior()).saturating_add(gap)
+    }
+
     /// The cost of byte `b` in state `s` (`s.cost` is DEAD once the encoding is ruled out).
     #[inline]
     fn step(self, s: &mut CjkState, b: u8) {
@@ -861,11 +870,7 @@ impl Detector {
     /// A CJK candidate's cost with its prior and its language's gap cost.
     #[inline]
     fn cjk_total(&self, kind: Cjk, s: &CjkState) -> Cost {
-        let gap = self
-            .gap_sum_non_latin
-            .saturating_mul(u64::from(model::GAP_COSTS[usize::from(kind.language())]))
-            / 100;
-        s.cost.saturating_add(kind.prior()).saturating_add(gap)
+        kind.total(s, self.gap_sum_non_latin)
     }
 
     /// Drops the candidates hopelessly behind the best one.
@@ -893,9 +898,10 @@ impl Detector {
         }
         self.live_len = kept;
         // Only the live ones (most inputs rule every CJK candidate out early).
-        for i in 0..CJK.len() {
-            if self.cjk[i].cost != DEAD && self.cjk_total(CJK[i], &self.cjk[i]) > limit {
-                self.cjk[i].cost = DEAD;
+        let gap_sum = self.gap_sum_non_latin;
+        for (kind, s) in CJK.iter().zip(self.cjk.iter_mut()) {
+            if s.cost != DEAD && kind.total(s, gap_sum) > limit {
+                s.cost = DEAD;
             }
         }
     }
