@@ -2,7 +2,8 @@
 """Export training statistics from Lingua's language models into data/detect/train/.
 
 wordfreq has no Estonian, Welsh, Irish, Esperanto, Belarusian or Azerbaijani, and no Serbian in
-Cyrillic letters.
+Cyrillic letters; its Korean list has the words of about 2,100 characters, so a Korean syllable
+it lacks cost as much as the rarest Chinese character.
 Lingua (a language identifier, https://github.com/pemistahl/lingua-rs) publishes, per
 language, a crate of character n-gram statistics counted over about a million sentences of
 news and Web text from the Leipzig Corpora Collection, and a thousand of those sentences as
@@ -19,13 +20,19 @@ its test data. This script takes from each crate:
 The two are put together in the proportions of the sentences: the letter-to-letter
 bigrams of the sentences are replaced by the crate's, scaled to the same total.
 
+For Korean (`ko_lingua.tsv`), the character frequencies `models/unigrams.json.zip` gives
+(Hangul syllables counted over about 45 million), which the model mixes with wordfreq's
+(`ko.tsv`). For Chinese, Japanese and Korean (`cjk_non_ascii.tsv`), the share of non-ASCII
+characters in the test sentences (one a line), which word lists cannot give: Korean puts
+spaces between words, Chinese and Japanese do not.
+
 Evaluation text must not be trained on: a sentence that shares a run of six words with the
 evaluation text (data/detect/eval/, data/corpus/wikipedia/) is left out, and the script says
 how many were. (The n-gram statistics are counts of letter pairs over millions of sentences;
 a sentence of the declaration among them, if any, weighs nothing.)
 
     mkdir /tmp/lingua && cd /tmp/lingua && cargo init -q --name fetch
-    for l in estonian welsh irish esperanto serbian belarusian azerbaijani; do
+    for l in estonian welsh irish esperanto serbian belarusian azerbaijani korean chinese japanese; do
         cargo add -q lingua-$l-language-model@=1.0.0; done
     cargo fetch
     python3 scripts/export_detect_training_lingua.py \\
@@ -56,6 +63,18 @@ CRATES = {
     "sr": ("serbian", "8538cf1dabf39c8ddcf24a6dac57405616524bf058bf67ee812861093684cc9f"),
     "be": ("belarusian", "924adbb7acf2028f004071d8258e82763763606a710a0622cdc53e4f0f2ebd43"),
     "az": ("azerbaijani", "aa65693c7e993ffdc08750ec0588109f6158994ced690a19ec47eb23042a2395"),
+}
+# Languages whose character frequencies (unigrams) are taken: the model's code -> the crate's
+# language, its SHA-256, and the file written.
+CHARACTER_CRATES = {
+    "ko": ("korean", "0ea966fffc8db18da7602cf1689dabf7727290651f0aff2c0b3c08c27c6a87f6", "ko_lingua"),
+}
+# Languages whose share of non-ASCII characters is measured in the test sentences: the
+# model's codes -> the crate's language and its SHA-256.
+SHARE_CRATES = {
+    ("zh_hans", "zh_hant"): ("chinese", "b037cd47ffb61e2cd959012ed287e4e2686b69c1e29abb91fb95dc45316c88d5"),
+    ("ja",): ("japanese", "05298b2a9d55574b4182ea3d3a1380a39e14e4538abde88d0c7a29fc7fa1ff96"),
+    ("ko",): ("korean", "0ea966fffc8db18da7602cf1689dabf7727290651f0aff2c0b3c08c27c6a87f6"),
 }
 
 # Azerbaijani's schwa (ə, Ə) is in no legacy encoding: its legacy text is windows-1254
@@ -105,14 +124,67 @@ def fractions(tar, name):
 def main():
     paths = sys.argv[1:]
     by_language = {}
+    characters = {}
+    shares = {}
     for path in paths:
         name = os.path.basename(path)
+        for codes, (language, _) in SHARE_CRATES.items():
+            if name == f"lingua-{language}-language-model-{LINGUA_VERSION}.crate":
+                shares[codes] = path
         for code, (language, _) in CRATES.items():
             if name == f"lingua-{language}-language-model-{LINGUA_VERSION}.crate":
                 by_language[code] = path
-    if sorted(by_language) != sorted(CRATES) or len(paths) != len(CRATES):
-        want = " ".join(f"lingua-{l}-language-model-{LINGUA_VERSION}.crate" for l, _ in CRATES.values())
+        for code, (language, _, _) in CHARACTER_CRATES.items():
+            if name == f"lingua-{language}-language-model-{LINGUA_VERSION}.crate":
+                characters[code] = path
+    if (
+        sorted(by_language) != sorted(CRATES)
+        or sorted(characters) != sorted(CHARACTER_CRATES)
+        or sorted(shares) != sorted(SHARE_CRATES)
+        or len(set(paths)) != len(CRATES) + len({l for l, _ in SHARE_CRATES.values()})
+    ):
+        languages = [l for l, _ in CRATES.values()] + sorted({l for l, _ in SHARE_CRATES.values()})
+        want = " ".join(f"lingua-{l}-language-model-{LINGUA_VERSION}.crate" for l in languages)
         sys.exit(f"usage: export_detect_training_lingua.py {want}")
+    for code, path in sorted(characters.items()):
+        language, digest, file = CHARACTER_CRATES[code]
+        data = open(path, "rb").read()
+        got = hashlib.sha256(data).hexdigest()
+        if got != digest:
+            sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            unigrams = fractions(tar, "unigrams.json.zip")
+        total = sum(unigrams.values())
+        rows = [(k, round(v / total * 1e9)) for k, v in unigrams.items()]
+        rows = [(k, v) for k, v in rows if v >= 1]
+        rows.sort(key=lambda kv: (-kv[1], kv[0]))
+        out = os.path.join(OUT, f"{file}.tsv")
+        with open(out, "w", encoding="utf-8", newline="\n") as f:
+            f.write(f"# lingua-{language}-language-model {LINGUA_VERSION} (Apache-2.0): its unigrams; characters\n")
+            for k, v in rows:
+                f.write(f"{k}\t{v}\n")
+        print(f"{out}: {len(rows)} entries")
+    rows = []
+    for codes, path in sorted(shares.items()):
+        language, digest = SHARE_CRATES[codes]
+        data = open(path, "rb").read()
+        got = hashlib.sha256(data).hexdigest()
+        if got != digest:
+            sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            member = next(m for m in tar.getmembers() if m.name.endswith("/testdata/sentences.txt"))
+            text = "\n".join(tar.extractfile(member).read().decode("utf-8").splitlines())
+        share = sum(1 for c in text if ord(c) >= 0x80) / len(text)
+        rows += [(code, round(share * 1e9)) for code in codes]
+    out = os.path.join(OUT, "cjk_non_ascii.tsv")
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        f.write(
+            f"# lingua-<language>-language-model {LINGUA_VERSION} (Apache-2.0): the share of non-ASCII"
+            " characters in its test sentences, parts per 10^9\n"
+        )
+        for code, v in sorted(rows):
+            f.write(f"{code}\t{v}\n")
+    print(f"{out}: {rows}")
     runs = evaluation_runs()
     for code, path in sorted(by_language.items()):
         language, digest = CRATES[code]

@@ -21,6 +21,8 @@
 //!     cargo run --release -p textcodec --example detect_eval              # development set
 //!     cargo run --release -p textcodec --example detect_eval -- --rows    # its rows below chardetng
 //!     cargo run --release -p textcodec --example detect_eval -- --misses  # its wrong guesses (stderr)
+//!     cargo run --release -p textcodec --example detect_eval -- --margins # how far from wrong
+//!                                                 # (and every input's margin on stderr)
 //!     scripts/detect-eval.sh            # = detect_eval --report: test (headline) and development
 //!
 //! Prints Markdown on stdout.
@@ -286,6 +288,47 @@ fn right(bytes: &[u8], guess: &'static Encoding, truth: &'static Encoding) -> bo
     guess == truth || textcodec::decode(bytes, guess).0 == textcodec::decode(bytes, truth).0
 }
 
+/// How far textcodec's right answer is from its best wrong one, in nats: ln(P(right text) /
+/// P(best wrong text)) from `Detector::candidates` (negative where the guess is wrong;
+/// `MARGIN_CAP` where no wrong candidate is left, a rule decided, or the wrong ones are too
+/// improbable for an `f32`), with the best wrong encoding.
+fn margin(
+    bytes: &[u8],
+    tld: Option<&[u8]>,
+    allow_utf8: bool,
+    truth: &'static Encoding,
+) -> (f64, Option<&'static Encoding>) {
+    let mut d = Detector::new();
+    d.feed(bytes, true);
+    let (mut right_score, mut wrong) = (0.0f64, (0.0f64, None));
+    for (e, s) in d.candidates(tld, allow_utf8) {
+        let s = f64::from(s);
+        if right(bytes, e, truth) {
+            right_score = right_score.max(s);
+        } else if s > wrong.0 {
+            wrong = (s, Some(e));
+        }
+    }
+    let m = if wrong.0 == 0.0 {
+        MARGIN_CAP
+    } else if right_score == 0.0 {
+        -MARGIN_CAP
+    } else {
+        (right_score.ln() - wrong.0.ln()).clamp(-MARGIN_CAP, MARGIN_CAP)
+    };
+    (m, wrong.1)
+}
+
+/// The margin reported where nothing wrong is within reach.
+const MARGIN_CAP: f64 = 99.0;
+
+/// Each input's margin (`--margins`): (row, language, encoding, length, with a domain), the
+/// margin, and the best wrong encoding with the input.
+type Margins = Vec<(Cell, f64, String)>;
+
+/// A cell: (row, language, encoding, length, with a domain).
+type Cell = (usize, &'static str, &'static str, usize, usize);
+
 #[derive(Default, Clone, Copy)]
 struct Tally {
     n: u32,
@@ -325,12 +368,16 @@ struct Results<'a> {
     totals: [Tally; 2],
     /// The whole texts, with whether UTF-8 is allowed (for the throughput).
     whole_inputs: Vec<(Vec<u8>, bool)>,
+    /// Each input's margin, with `--margins`.
+    margins: Margins,
 }
 
 /// Guesses every input of `set`, both detectors; with `misses`, prints textcodec's wrong
-/// guesses on stderr (those with the language's domain marked with it).
-fn evaluate(set: Set, misses: bool) -> Results<'static> {
+/// guesses on stderr (those with the language's domain marked with it); with `margins`,
+/// records each input's margin.
+fn evaluate(set: Set, misses: bool, margins: bool) -> Results<'static> {
     let mut table = Table::new();
+    let mut margin_list = Margins::new();
     let mut whole_inputs = Vec::new();
     let mut totals = [Tally::default(); 2];
     for (row, &(lang, tld, encodings)) in ROWS.iter().enumerate() {
@@ -353,6 +400,16 @@ fn evaluate(set: Set, misses: bool) -> Results<'static> {
                             let c = right(&bytes, chardetng_guess(&bytes, t, allow_utf8), truth);
                             cells[li][ti].add(o, c);
                             totals[ti].add(o, c);
+                            if margins {
+                                let (m, wrong) = margin(&bytes, t, allow_utf8, truth);
+                                let short: String = piece.chars().take(60).collect();
+                                let what = format!("{} {short:?}", wrong.map_or("-", |e| e.name()));
+                                eprintln!(
+                                    "{m:.2}\t{lang}\t{enc_name}\t{}\t{}\t{what}",
+                                    LENGTHS[li].0, TLD_NAMES[ti]
+                                );
+                                margin_list.push(((row, lang, enc_name, li, ti), m, what));
+                            }
                             if misses && !o {
                                 let domain = if ti == 0 {
                                     String::new()
@@ -376,7 +433,75 @@ fn evaluate(set: Set, misses: bool) -> Results<'static> {
         table,
         totals,
         whole_inputs,
+        margins: margin_list,
     }
+}
+
+/// The margins' distribution (`--margins`): by length, then the cells with the thinnest
+/// margins, then the thinnest inputs.
+fn margin_report(r: &Results) -> String {
+    const EDGES: [f64; 6] = [0.0, 1.0, 2.0, 3.0, 5.0, 10.0];
+    let bucket = |m: f64| EDGES.iter().take_while(|&&e| m >= e).count();
+    let mut out = String::from("### Margins (nats: ln P(right text) / P(best wrong text))\n\n");
+    out += "| length | domain | < 0 | 0-1 | 1-2 | 2-3 | 3-5 | 5-10 | >= 10 |\n";
+    out += "|---|---|---|---|---|---|---|---|---|\n";
+    for (li, (name, ..)) in LENGTHS.iter().enumerate() {
+        for (ti, tld) in TLD_NAMES.iter().enumerate() {
+            let mut counts = [0u32; 7];
+            for (k, m, _) in &r.margins {
+                if k.3 == li && k.4 == ti {
+                    counts[bucket(*m)] += 1;
+                }
+            }
+            let c: Vec<String> = counts.iter().map(u32::to_string).collect();
+            out += &format!("| {name} | {tld} | {} |\n", c.join(" | "));
+        }
+    }
+    // Per cell: the smallest margin and how many inputs are below 2 nats.
+    let mut cells: BTreeMap<Cell, (f64, u32, u32)> = BTreeMap::new();
+    for (k, m, _) in &r.margins {
+        let e = cells.entry(*k).or_insert((f64::MAX, 0, 0));
+        e.0 = e.0.min(*m);
+        e.1 += u32::from(*m < 2.0);
+        e.2 += 1;
+    }
+    out += "\nSmallest margin of each cell, without / with the language's domain:\n\n";
+    out += "| language | encoding | title | 100 | 1000 | whole |\n|---|---|---|---|---|---|\n";
+    let rows: BTreeMap<(usize, &str, &str), ()> =
+        cells.keys().map(|k| ((k.0, k.1, k.2), ())).collect();
+    for &(row, lang, enc) in rows.keys() {
+        let c: Vec<String> = (0..LENGTHS.len())
+            .map(|li| {
+                let m = |ti| {
+                    cells
+                        .get(&(row, lang, enc, li, ti))
+                        .map_or(f64::NAN, |v| v.0)
+                };
+                format!("{:.1} / {:.1}", m(0), m(1))
+            })
+            .collect();
+        out += &format!("| {lang} | {enc} | {} |\n", c.join(" | "));
+    }
+    let mut thin: Vec<_> = cells.into_iter().filter(|(_, v)| v.0 < 3.0).collect();
+    thin.sort_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
+    out += "\nCells with an input within 3 nats (smallest margin, inputs below 2 nats of all):\n\n";
+    out += "| language | encoding | length | domain | smallest | below 2 |\n|---|---|---|---|---|---|\n";
+    for ((_, lang, enc, li, ti), (min, below, n)) in &thin {
+        out += &format!(
+            "| {lang} | {enc} | {} | {} | {min:.2} | {below} / {n} |\n",
+            LENGTHS[*li].0, TLD_NAMES[*ti]
+        );
+    }
+    let mut inputs: Vec<_> = r.margins.iter().filter(|(_, m, _)| *m < 2.0).collect();
+    inputs.sort_by(|a, b| a.1.total_cmp(&b.1));
+    out += "\nInputs within 2 nats, thinnest first (the best wrong encoding, the input):\n\n";
+    for ((_, lang, enc, li, ti), m, piece) in inputs {
+        out += &format!(
+            "- {m:.2} {lang} {enc} {} {}: {piece:?}\n",
+            LENGTHS[*li].0, TLD_NAMES[*ti]
+        );
+    }
+    out
 }
 
 const TLD_NAMES: [&str; 2] = ["without TLD", "with TLD"];
@@ -531,29 +656,42 @@ fn throughput(inputs: &[(Vec<u8>, bool)]) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |f: &str| args.iter().any(|a| a == f);
-    let (rows_only, misses, report) = (flag("--rows"), flag("--misses"), flag("--report"));
+    let (rows_only, misses, margins, report) = (
+        flag("--rows"),
+        flag("--misses"),
+        flag("--margins"),
+        flag("--report"),
+    );
     if let Some(other) = args
         .iter()
-        .find(|a| !matches!(a.as_str(), "--rows" | "--misses" | "--report"))
+        .find(|a| !matches!(a.as_str(), "--rows" | "--misses" | "--margins" | "--report"))
     {
-        eprintln!("detect_eval: unknown argument {other} (--rows, --misses or --report)");
+        eprintln!(
+            "detect_eval: unknown argument {other} (--rows, --misses, --margins or --report)"
+        );
         std::process::exit(2);
     }
-    if report && (rows_only || misses) {
+    if report && (rows_only || misses || margins) {
         // The test set is for the report alone: no diagnostics to tune on.
-        eprintln!("detect_eval: --report takes no diagnostics (--rows, --misses: development set)");
+        eprintln!(
+            "detect_eval: --report takes no diagnostics (--rows, --misses, --margins: development set)"
+        );
         std::process::exit(2);
     }
     if !report {
-        let dev = evaluate(Set::Dev, misses);
+        let dev = evaluate(Set::Dev, misses, margins);
         println!("Development set: textcodec / chardetng\n");
         print!("{}", summary(&dev));
         println!();
+        if margins {
+            print!("{}", margin_report(&dev));
+            return;
+        }
         print!("{}", tables(&dev, rows_only, "###"));
         return;
     }
-    let test = evaluate(Set::Test, false);
-    let dev = evaluate(Set::Dev, false);
+    let test = evaluate(Set::Test, false, false);
+    let dev = evaluate(Set::Dev, false, false);
     let mut whole = test.whole_inputs.clone();
     whole.extend(dev.whole_inputs.iter().cloned());
     println!("**Test set** (the headline; no tuning ever looked at it): textcodec / chardetng\n");

@@ -52,9 +52,11 @@ const PRUNE_EVERY: u64 = 32;
 /// Only the start of the input, so that the ASCII runs of the rest are still skipped (and
 /// markup never outweighs the text's letters).
 const ASCII_WINDOW: u64 = 64;
-/// The cost of a foreign word (0.1 nat): the ASCII words of a Latin-script language's text
-/// are its own or English ones (a name, a term), so they cost it at most English's cost
-/// plus this; the text of the other scripts costs them as English.
+/// The cost of foreign words (0.1 nat): the ASCII words of a text are its language's own or
+/// English ones (a name, a term), English ones in a text of another script: they cost a
+/// Latin-script language at most English's cost plus this, and the other scripts and the
+/// CJK candidates English's cost plus this (a mixture of the language's words and, with
+/// probability e^-2, English's).
 const FOREIGN_WORDS: Cost = 20;
 /// The bonus of a candidate whose language is spoken under the top-level domain.
 const TLD_LANGUAGE_BONUS: Cost = 40;
@@ -113,6 +115,15 @@ impl Cjk {
             Cjk::ShiftJis => model::PRIOR_SHIFT_JIS,
             Cjk::EucKr => model::PRIOR_EUC_KR,
         })
+    }
+
+    /// The cost of state `s` with the prior and the language's cost of `gap_sum` ASCII bytes
+    /// in gaps (see `GAP_CAP_NON_LATIN`).
+    #[inline]
+    fn total(self, s: &CjkState, gap_sum: u64) -> Cost {
+        let gap =
+            gap_sum.saturating_mul(u64::from(model::GAP_COSTS[usize::from(self.language())])) / 100;
+        s.cost.saturating_add(self.prior()).saturating_add(gap)
     }
 
     /// The cost of byte `b` in state `s` (`s.cost` is DEAD once the encoding is ruled out).
@@ -502,9 +513,11 @@ pub struct Detector {
     /// Each Latin-script language's cost of the ASCII letter pairs in the window (from its
     /// bigrams).
     ascii: [u32; model::LATIN_LANGUAGES as usize],
+    /// Whether the window has a pair of ASCII letters.
+    ascii_words: bool,
     /// The cost of those pairs that each Latin-script language's candidates have in their
-    /// costs, and the other languages' (English's, see `FOREIGN_WORDS`), relative to the
-    /// lowest.
+    /// costs, and the other languages' (English's and the foreign words', see
+    /// `FOREIGN_WORDS`), relative to the lowest.
     ascii_latin: [Cost; model::LATIN_LANGUAGES as usize],
     ascii_other: Cost,
     /// The non-ASCII byte values seen (bit `b % 64` of `seen[(b - 0x80) / 64]`): the
@@ -585,6 +598,7 @@ impl Detector {
             non_ascii: 0,
             fed: 0,
             ascii: [0; model::LATIN_LANGUAGES as usize],
+            ascii_words: false,
             ascii_latin: [0; model::LATIN_LANGUAGES as usize],
             ascii_other: 0,
             seen: [0; 2],
@@ -776,6 +790,7 @@ impl Detector {
         for &b in bytes {
             if p.is_ascii_alphabetic() && b.is_ascii_alphabetic() {
                 self.work += LATIN as u64 / 8;
+                self.ascii_words = true;
                 let pair = usize::from(p.to_ascii_lowercase() - b'a') * 26
                     + usize::from(b.to_ascii_lowercase() - b'a');
                 let row: &[u8; LATIN] = model::ASCII_LETTER_PAIRS[pair * LATIN..][..LATIN]
@@ -787,13 +802,15 @@ impl Detector {
             }
             p = b;
         }
+        if !self.ascii_words {
+            return;
+        }
         // English is language 0.
-        let english = Cost::from(self.ascii[0]);
-        let foreign = english + FOREIGN_WORDS;
+        let foreign = Cost::from(self.ascii[0]) + FOREIGN_WORDS;
         let paid = |c: u32| Cost::from(c).min(foreign);
         let low = self.ascii.iter().map(|&c| paid(c)).min().unwrap_or(0);
         let latin: [Cost; LATIN] = core::array::from_fn(|l| paid(self.ascii[l]) - low);
-        let other = english - low;
+        let other = foreign - low;
         for &k in &self.live[..self.live_len] {
             let k = usize::from(k);
             let l = usize::from(SINGLE_BYTE[k].language);
@@ -850,14 +867,10 @@ impl Detector {
             .saturating_add(gap)
     }
 
-    /// A CJK candidate's cost with its prior and the gap cost.
+    /// A CJK candidate's cost with its prior and its language's gap cost.
     #[inline]
     fn cjk_total(&self, kind: Cjk, s: &CjkState) -> Cost {
-        let gap = self
-            .gap_sum_non_latin
-            .saturating_mul(u64::from(model::CJK_GAP_COST))
-            / 100;
-        s.cost.saturating_add(kind.prior()).saturating_add(gap)
+        kind.total(s, self.gap_sum_non_latin)
     }
 
     /// Drops the candidates hopelessly behind the best one.
@@ -884,9 +897,10 @@ impl Detector {
             }
         }
         self.live_len = kept;
-        let totals = core::array::from_fn::<Cost, 5, _>(|i| self.cjk_total(CJK[i], &self.cjk[i]));
-        for (s, total) in self.cjk.iter_mut().zip(totals) {
-            if s.cost != DEAD && total > limit {
+        // Only the live ones (most inputs rule every CJK candidate out early).
+        let gap_sum = self.gap_sum_non_latin;
+        for (kind, s) in CJK.iter().zip(self.cjk.iter_mut()) {
+            if s.cost != DEAD && kind.total(s, gap_sum) > limit {
                 s.cost = DEAD;
             }
         }
