@@ -612,7 +612,7 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
-    const MIXED: usize = 512;
+    const MIXED: usize = 256;
     let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
     // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
     // bytes before i <= n are in bounds of src; unaligned loads.
@@ -628,24 +628,13 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     };
     // SAFETY: AVX2 is present; callers pass g + len <= n = src.len().
     let first_flagged = |g: usize, len: usize| unsafe { first_flagged_avx2(s, g, len) };
-    // With COPY, whether the MIXED bytes before `i` passed but are not copied yet: they are
-    // copied during the checks of the next MIXED bytes, block by block (the stores spread
-    // among the checks rather than in a burst after the test), `tail` keeping the caller's
-    // last four bytes under them first (their last character may be cut, and these checks
-    // fail).
-    let mut behind = false;
     while i + MIXED <= n {
-        if COPY && behind {
-            // SAFETY: i - 4 >= 0 and i <= n = src.len() <= dst.len() (with COPY, the
-            // caller's contract); an unaligned load.
-            tail.set(unsafe { core::ptr::read_unaligned(d.add(i - 4) as *const u32) });
-        }
         let mut err = _mm256_setzero_si256();
         let mut last = _mm256_setzero_si256();
         let mut checked = 0;
         // The block at `j`, written out MIXED / 64 times below (no loop counter, and the
         // test of the bytes before an ASCII block made only there).
-        const _: () = assert!(MIXED == 8 * 64);
+        const _: () = assert!(MIXED == 4 * 64);
         let mut block = |j: usize| {
             // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
             let (a, b) = unsafe {
@@ -670,41 +659,22 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 checked += 1;
             }
             last = _mm256_max_epu8(a, b);
-            if COPY && behind {
-                // The block MIXED bytes before, which passed.
-                // SAFETY: MIXED <= j and j + 64 <= n = src.len() <= dst.len() (with COPY,
-                // the caller's contract); unaligned loads and stores.
-                unsafe {
-                    let k = j - MIXED;
-                    let a = _mm256_loadu_si256(s.add(k) as *const __m256i);
-                    let b = _mm256_loadu_si256(s.add(k + 32) as *const __m256i);
-                    _mm256_storeu_si256(d.add(k) as *mut __m256i, a);
-                    _mm256_storeu_si256(d.add(k + 32) as *mut __m256i, b);
-                }
-            }
         };
         block(i);
         block(i + 64);
         block(i + 128);
         block(i + 192);
-        block(i + 256);
-        block(i + 320);
-        block(i + 384);
-        block(i + 448);
         if _mm256_testz_si256(err, err) == 0 {
             // The blocks before the first flagged one are valid: copied.
             let j = first_flagged(i, MIXED);
             copy_blocks(i, j - i);
             return Err(j);
         }
-        // Valid: copied during the next checks, or before leaving them (nothing is stored
-        // before the test, past the valid prefix).
+        copy_blocks(i, MIXED);
         i += MIXED;
-        behind = true;
         let long = _mm256_subs_epu8(last, ge_e0);
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
-            copy_blocks(i - MIXED, MIXED);
             // Only ASCII blocks, or a last block with two-byte characters but no three-
             // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
             // cost little here.)
@@ -713,8 +683,6 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
         if checked < MIXED / 64 {
             continue;
         }
-        copy_blocks(i - MIXED, MIXED);
-        behind = false;
         // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
         // ASCII, until the last of four blocks has no three- or four-byte lead.
         while i + 256 <= n {
@@ -750,9 +718,6 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 break;
             }
         }
-    }
-    if behind {
-        copy_blocks(i - MIXED, MIXED);
     }
     Ok(i)
 }
