@@ -333,11 +333,14 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 ///   Instruction Per Byte", 2021), which flags exactly the byte pairs and triples that the
 ///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so, alone; one
 ///   that may end inside a three- or four-byte sequence, or rejected near another (CJK, Thai,
-///   Vietnamese text, often with markup), starts lookup checks of 512 bytes per error test,
-///   each block after a test for ASCII, until a last block of two-byte characters or 512
-///   bytes of ASCII; 512 bytes without ASCII blocks start lookup checks only (no test for
+///   Vietnamese text, often with markup), starts lookup checks of 256 bytes per error test,
+///   each block after a test for ASCII, until a last block of two-byte characters or 256
+///   bytes of ASCII; 256 bytes without ASCII blocks start lookup checks only (no test for
 ///   ASCII), four blocks per error test, until a last block without three- or four-byte
-///   leads. After an error test fails the first flagged block is found again.
+///   leads. With COPY, the 256 bytes of an error test are copied right after it passes (they
+///   are in the L1 cache then), not during the checks of the next ones (BENCHMARKS.md,
+///   issue 16, branch `u8copyc`). After an error test fails the first flagged block is found
+///   again.
 ///
 /// # Safety
 /// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
@@ -567,8 +570,9 @@ unsafe fn first_flagged_avx2(s: *const u8, g: usize, len: usize) -> usize {
 }
 
 /// The lookup checks of [`validate_blocks_avx2`] from `i` (the bytes before it valid but for,
-/// possibly, a character cut at `i`), MIXED bytes per error test, then, in runs of blocks
-/// without ASCII, four blocks per test: `Err` with the first block with an error, or `Ok`
+/// possibly, a character cut at `i`), MIXED bytes per error test (with COPY, copied once
+/// the test passed), then, in runs of blocks without ASCII, four blocks per test: `Err` with
+/// the first block with an error, or `Ok`
 /// with where mask checks may resume (a last block without three- or four-byte leads), or
 /// with fewer than MIXED bytes left.
 ///
@@ -676,8 +680,9 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
             // Only ASCII blocks, or a last block with two-byte characters but no three-
-            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
-            // cost little here.)
+            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in
+            // CJK or Thai text with markup, cost little here; leaving after a last ASCII
+            // block was measured slower on the .html files.)
             return Ok(i);
         }
         if checked < MIXED / 64 {
