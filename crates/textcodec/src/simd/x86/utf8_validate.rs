@@ -332,8 +332,8 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 /// - Others, by the lookup check of Keiser and Lemire ("Validating UTF-8 In Less Than One
 ///   Instruction Per Byte", 2021), which flags exactly the byte pairs and triples that the
 ///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so, alone; one
-///   that may end inside a three- or four-byte sequence, or rejected near another (CJK, Thai,
-///   Vietnamese text, often with markup), starts lookup checks of 256 bytes per error test,
+///   that may end inside a three- or four-byte sequence (CJK, Thai, Vietnamese text, often
+///   with markup) starts lookup checks of 256 bytes per error test,
 ///   each block after a test for ASCII, until a last block of two-byte characters or 256
 ///   bytes of ASCII; 256 bytes without ASCII blocks start lookup checks only (no test for
 ///   ASCII), four blocks per error test, until a last block without three- or four-byte
@@ -400,10 +400,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
     // 1 if the bytes before `i` end with a two-byte lead (the mask check's carried state);
     // in the mask loop they never end inside a three- or four-byte sequence.
     let mut pending: u64 = 0;
-    // The end of the last block checked by lookup; a block the mask check rejects within
-    // NEAR bytes of it starts lookup checks.
-    const NEAR: usize = 128;
-    let mut last_lookup = usize::MAX / 2;
     'modes: loop {
         // Mask checks, 64 bytes at a time.
         loop {
@@ -445,11 +441,9 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
                 i += 64;
                 continue;
             }
-            if i.wrapping_sub(last_lookup) < NEAR {
-                // Near other such blocks (CJK or Thai text with markup): lookup checks from
-                // this block on.
-                break;
-            }
+            // Checked alone, also next to other such blocks: entering the lookup checks for
+            // every cluster of them (three-byte punctuation in ASCII text, such as
+            // reference lists) cost more than it saved (BENCHMARKS.md, issue 16, `u8copyc`).
             let err = check64(i);
             if _mm256_testz_si256(err, err) == 0 {
                 return i;
@@ -459,7 +453,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             let long_leads = non_ascii & !c & !v;
             pending = v >> 63;
             i += 64;
-            last_lookup = i;
             // A block that may end inside a three- or four-byte sequence is followed by
             // lookup checks, which carry that state.
             if long_leads >> 61 != 0 {
@@ -477,7 +470,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
                 if i + 512 <= n {
                     // Back to mask checks, with a two-byte lead at the end pending.
                     pending = (src[i - 1] >= 0xC0) as u64;
-                    last_lookup = i;
                     continue 'modes;
                 }
             }
