@@ -332,12 +332,15 @@ pub(super) const INCOMPLETE_MAX: [u8; 32] = {
 /// - Others, by the lookup check of Keiser and Lemire ("Validating UTF-8 In Less Than One
 ///   Instruction Per Byte", 2021), which flags exactly the byte pairs and triples that the
 ///   spec's UTF-8 decoder rejects. A block the mask check rejects is checked so, alone; one
-///   that may end inside a three- or four-byte sequence, or rejected near another (CJK, Thai,
-///   Vietnamese text, often with markup), starts lookup checks of 512 bytes per error test,
-///   each block after a test for ASCII, until a last block of two-byte characters or 512
-///   bytes of ASCII; 512 bytes without ASCII blocks start lookup checks only (no test for
+///   that may end inside a three- or four-byte sequence (CJK, Thai, Vietnamese text, often
+///   with markup) starts lookup checks of 256 bytes per error test,
+///   each block after a test for ASCII, until a last block of two-byte characters or 256
+///   bytes of ASCII; 256 bytes without ASCII blocks start lookup checks only (no test for
 ///   ASCII), four blocks per error test, until a last block without three- or four-byte
-///   leads. After an error test fails the first flagged block is found again.
+///   leads. With COPY, the 256 bytes of an error test are copied right after it passes (they
+///   are in the L1 cache then), not during the checks of the next ones (BENCHMARKS.md,
+///   issue 16, branch `u8copyc`). After an error test fails the first flagged block is found
+///   again.
 ///
 /// # Safety
 /// AVX2 must be present, and with `COPY` `dst` must be at least as long as `src`.
@@ -397,10 +400,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
     // 1 if the bytes before `i` end with a two-byte lead (the mask check's carried state);
     // in the mask loop they never end inside a three- or four-byte sequence.
     let mut pending: u64 = 0;
-    // The end of the last block checked by lookup; a block the mask check rejects within
-    // NEAR bytes of it starts lookup checks.
-    const NEAR: usize = 128;
-    let mut last_lookup = usize::MAX / 2;
     'modes: loop {
         // Mask checks, 64 bytes at a time.
         loop {
@@ -442,11 +441,9 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
                 i += 64;
                 continue;
             }
-            if i.wrapping_sub(last_lookup) < NEAR {
-                // Near other such blocks (CJK or Thai text with markup): lookup checks from
-                // this block on.
-                break;
-            }
+            // Checked alone, also next to other such blocks: entering the lookup checks for
+            // every cluster of them (three-byte punctuation in ASCII text, such as
+            // reference lists) cost more than it saved (BENCHMARKS.md, issue 16, `u8copyc`).
             let err = check64(i);
             if _mm256_testz_si256(err, err) == 0 {
                 return i;
@@ -456,7 +453,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
             let long_leads = non_ascii & !c & !v;
             pending = v >> 63;
             i += 64;
-            last_lookup = i;
             // A block that may end inside a three- or four-byte sequence is followed by
             // lookup checks, which carry that state.
             if long_leads >> 61 != 0 {
@@ -474,7 +470,6 @@ pub(super) unsafe fn validate_blocks_avx2<const COPY: bool>(
                 if i + 512 <= n {
                     // Back to mask checks, with a two-byte lead at the end pending.
                     pending = (src[i - 1] >= 0xC0) as u64;
-                    last_lookup = i;
                     continue 'modes;
                 }
             }
@@ -567,8 +562,9 @@ unsafe fn first_flagged_avx2(s: *const u8, g: usize, len: usize) -> usize {
 }
 
 /// The lookup checks of [`validate_blocks_avx2`] from `i` (the bytes before it valid but for,
-/// possibly, a character cut at `i`), MIXED bytes per error test, then, in runs of blocks
-/// without ASCII, four blocks per test: `Err` with the first block with an error, or `Ok`
+/// possibly, a character cut at `i`), MIXED bytes per error test (with COPY, copied once
+/// the test passed), then, in runs of blocks without ASCII, four blocks per test: `Err` with
+/// the first block with an error, or `Ok`
 /// with where mask checks may resume (a last block without three- or four-byte leads), or
 /// with fewer than MIXED bytes left.
 ///
@@ -612,7 +608,7 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     };
     // Lookup checks, MIXED bytes (in blocks of 64) per error test, each block after a
     // test for ASCII.
-    const MIXED: usize = 512;
+    const MIXED: usize = 256;
     let ge_e0 = _mm256_set1_epi8(0xDFu8 as i8);
     // SAFETY: INCOMPLETE_MAX is 32 readable bytes; with i >= 32 (then i >= 64) the 32
     // bytes before i <= n are in bounds of src; unaligned loads.
@@ -628,24 +624,13 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
     };
     // SAFETY: AVX2 is present; callers pass g + len <= n = src.len().
     let first_flagged = |g: usize, len: usize| unsafe { first_flagged_avx2(s, g, len) };
-    // With COPY, whether the MIXED bytes before `i` passed but are not copied yet: they are
-    // copied during the checks of the next MIXED bytes, block by block (the stores spread
-    // among the checks rather than in a burst after the test), `tail` keeping the caller's
-    // last four bytes under them first (their last character may be cut, and these checks
-    // fail).
-    let mut behind = false;
     while i + MIXED <= n {
-        if COPY && behind {
-            // SAFETY: i - 4 >= 0 and i <= n = src.len() <= dst.len() (with COPY, the
-            // caller's contract); an unaligned load.
-            tail.set(unsafe { core::ptr::read_unaligned(d.add(i - 4) as *const u32) });
-        }
         let mut err = _mm256_setzero_si256();
         let mut last = _mm256_setzero_si256();
         let mut checked = 0;
         // The block at `j`, written out MIXED / 64 times below (no loop counter, and the
         // test of the bytes before an ASCII block made only there).
-        const _: () = assert!(MIXED == 8 * 64);
+        const _: () = assert!(MIXED == 4 * 64);
         let mut block = |j: usize| {
             // SAFETY: j + 64 <= i + MIXED <= n = src.len(); unaligned loads.
             let (a, b) = unsafe {
@@ -670,51 +655,31 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 checked += 1;
             }
             last = _mm256_max_epu8(a, b);
-            if COPY && behind {
-                // The block MIXED bytes before, which passed.
-                // SAFETY: MIXED <= j and j + 64 <= n = src.len() <= dst.len() (with COPY,
-                // the caller's contract); unaligned loads and stores.
-                unsafe {
-                    let k = j - MIXED;
-                    let a = _mm256_loadu_si256(s.add(k) as *const __m256i);
-                    let b = _mm256_loadu_si256(s.add(k + 32) as *const __m256i);
-                    _mm256_storeu_si256(d.add(k) as *mut __m256i, a);
-                    _mm256_storeu_si256(d.add(k + 32) as *mut __m256i, b);
-                }
-            }
         };
         block(i);
         block(i + 64);
         block(i + 128);
         block(i + 192);
-        block(i + 256);
-        block(i + 320);
-        block(i + 384);
-        block(i + 448);
         if _mm256_testz_si256(err, err) == 0 {
             // The blocks before the first flagged one are valid: copied.
             let j = first_flagged(i, MIXED);
             copy_blocks(i, j - i);
             return Err(j);
         }
-        // Valid: copied during the next checks, or before leaving them (nothing is stored
-        // before the test, past the valid prefix).
+        copy_blocks(i, MIXED);
         i += MIXED;
-        behind = true;
         let long = _mm256_subs_epu8(last, ge_e0);
         if _mm256_testz_si256(long, long) != 0 && (checked == 0 || _mm256_movemask_epi8(last) != 0)
         {
-            copy_blocks(i - MIXED, MIXED);
             // Only ASCII blocks, or a last block with two-byte characters but no three-
-            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in CJK or Thai text with markup,
-            // cost little here.)
+            // or four-byte lead: back to mask checks. (ASCII blocks between others, as in
+            // CJK or Thai text with markup, cost little here; leaving after a last ASCII
+            // block was measured slower on the .html files.)
             return Ok(i);
         }
         if checked < MIXED / 64 {
             continue;
         }
-        copy_blocks(i - MIXED, MIXED);
-        behind = false;
         // A run of such blocks (CJK, Thai): lookup checks only, without the tests for
         // ASCII, until the last of four blocks has no three- or four-byte lead.
         while i + 256 <= n {
@@ -750,9 +715,6 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
                 break;
             }
         }
-    }
-    if behind {
-        copy_blocks(i - MIXED, MIXED);
     }
     Ok(i)
 }
