@@ -12,8 +12,16 @@ pub(crate) fn all_levels() -> impl Iterator<Item = Level> {
         .filter(|&l| l > best)
         .collect();
     static SAID: std::sync::Once = std::sync::Once::new();
+    // Avx512 needs AVX-512 F, BW, VL and VBMI2: a CPU with only the first three skips it.
+    let avx512 = if skipped.contains(&Level::Avx512) {
+        " (Avx512: AVX-512 F/BW/VL/VBMI2)"
+    } else {
+        ""
+    };
     SAID.call_once(|| {
-        std::println!("levels tested up to {best:?}; skipped (not on this CPU): {skipped:?}")
+        std::println!(
+            "levels tested up to {best:?}; skipped (not on this CPU): {skipped:?}{avx512}"
+        )
     });
     native_levels().iter().copied().filter(move |&l| l <= best)
 }
@@ -226,10 +234,26 @@ fn check_utf16_to_utf8(
     let mut dst = std::vec![0xA5u8; room + 8];
     let (r, w) = kernel(be, &bytes, &mut dst[..room]);
     assert_eq!(r % 2, 0, "{l:?} {be} {room} {units:04X?}");
-    assert!(r <= bytes.len() && w <= room, "{l:?} {be} {room} {units:04X?}");
+    assert!(
+        r <= bytes.len() && w <= room,
+        "{l:?} {be} {room} {units:04X?}"
+    );
     let want = std::string::String::from_utf16(&units[..r / 2])
         .unwrap_or_else(|_| panic!("{l:?} {be} {room} {units:04X?}"));
-    assert_eq!(&dst[..w], want.as_bytes(), "{l:?} {be} {room} {units:04X?}");
+    if &dst[..w] != want.as_bytes() {
+        let at = dst
+            .iter()
+            .zip(want.as_bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(w);
+        panic!(
+            "{l:?} {be} room {room}: read {r} wrote {w} (want {}), first difference at byte {at}: \
+             got {:02X?}, want {:02X?}; units {units:04X?}",
+            want.len(),
+            &dst[at.saturating_sub(4)..(at + 12).min(w)],
+            &want.as_bytes()[at.saturating_sub(4)..(at + 12).min(want.len())],
+        );
+    }
     assert!(
         dst[w..].iter().all(|&b| b == 0xA5),
         "{l:?} {be} {room} {units:04X?}"
