@@ -530,9 +530,9 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
                 }
                 continue;
             }
-            // Nothing to pack when every unit has two bytes (Greek, Cyrillic, Hebrew). (Under
-            // Bochs 2.7 such blocks, through `vpcompressb` with all 64 mask bits set, came
-            // out as zeros; not seen on hardware.)
+            // Nothing to pack when every unit has two bytes (Greek, Cyrillic, Hebrew). (Bochs
+            // 2.7, the emulator of scripts/test-avx512.sh, gives zeros for `vpcompressb` with
+            // all 64 mask bits set.)
             let out = if non_ascii == lanes {
                 bytes
             } else {
