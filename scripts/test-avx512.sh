@@ -23,7 +23,8 @@
 #   --repo DIR       the repository whose tests are built and whose data/ goes into the guest
 #                    (default: this one), e.g. another worktree.
 #   --cpu MODEL      the Bochs CPU model (default tigerlake: AVX512F/CD/DQ/BW/VL/IFMA/VBMI/VBMI2/
-#                    VP2INTERSECT; corei7_skylake_x has F/CD/DQ/BW/VL only).
+#                    VP2INTERSECT; corei7_skylake_x has F/CD/DQ/BW/VL only, no VBMI2: textcodec's
+#                    level there is AVX2).
 #   --timeout SECS   kill the emulator after this long (default 3600).
 #   -- TEST_ARGS     passed to every test binary after the filter (e.g. --test-threads=1).
 # Environment: TEXTCODEC_* and RUST_TEST_* variables are passed into the guest;

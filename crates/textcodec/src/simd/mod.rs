@@ -33,8 +33,10 @@ pub enum Level {
     /// aarch64 Advanced SIMD (NEON), part of every aarch64 Linux, Android, macOS and Windows
     /// target (used on little-endian aarch64; big-endian keeps the scalar code).
     Neon = 4,
-    /// x86-64 AVX-512: the foundation (F), byte and word (BW) and vector length (VL)
-    /// extensions, with AVX2.
+    /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL) and
+    /// second vector byte manipulation (VBMI2: `vpcompressb`) extensions, with AVX2: Ice Lake,
+    /// Tiger Lake, Sapphire Rapids, AMD Zen 4 and later (Skylake-X and Cascade Lake, without
+    /// VBMI2, use `Avx2`).
     Avx512 = 5,
 }
 
@@ -86,6 +88,7 @@ pub fn detected_level() -> Level {
                 if std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512vbmi2")
                 {
                     return Level::Avx512;
                 }
@@ -98,7 +101,8 @@ pub fn detected_level() -> Level {
                 if cfg!(all(
                     target_feature = "avx512f",
                     target_feature = "avx512bw",
-                    target_feature = "avx512vl"
+                    target_feature = "avx512vl",
+                    target_feature = "avx512vbmi2"
                 )) {
                     return Level::Avx512;
                 }
@@ -292,7 +296,8 @@ pub(crate) fn copy_utf16_bytes_ascii<const BE: bool>(src: &[u8], dst: &mut [u8])
 pub(crate) fn utf16_bytes_to_utf8<const BE: bool>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     kernels! {
         "x86_64" if src.len() >= 16 => {
-            Avx2 | Avx512 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
+            Avx512 => x86::utf16_bytes_to_utf8_avx512::<BE>(src, dst),
+            Avx2 => x86::utf16_bytes_to_utf8_avx2::<BE>(src, dst),
         }
         "aarch64" if src.len() >= 16 => {
             Neon => aarch64::utf16_bytes_to_utf8_neon::<BE>(src, dst),

@@ -12,8 +12,16 @@ pub(crate) fn all_levels() -> impl Iterator<Item = Level> {
         .filter(|&l| l > best)
         .collect();
     static SAID: std::sync::Once = std::sync::Once::new();
+    // Avx512 needs AVX-512 F, BW, VL and VBMI2: a CPU with only the first three skips it.
+    let avx512 = if skipped.contains(&Level::Avx512) {
+        " (Avx512: AVX-512 F/BW/VL/VBMI2)"
+    } else {
+        ""
+    };
     SAID.call_once(|| {
-        std::println!("levels tested up to {best:?}; skipped (not on this CPU): {skipped:?}")
+        std::println!(
+            "levels tested up to {best:?}; skipped (not on this CPU): {skipped:?}{avx512}"
+        )
     });
     native_levels().iter().copied().filter(move |&l| l <= best)
 }
@@ -168,26 +176,89 @@ fn widen16_runs_agrees_with_scalar() {
     }
 }
 
-/// The best level's UTF-16-bytes-to-UTF-8 block kernel, if it has one.
-fn utf16_to_utf8_best(be: bool, src: &[u8], dst: &mut [u8]) -> Option<(usize, usize)> {
+/// A UTF-16-bytes-to-UTF-8 block kernel: (big-endian, src, dst) to (bytes read, bytes
+/// written).
+type Utf16ToUtf8 = fn(bool, &[u8], &mut [u8]) -> (usize, usize);
+
+/// The UTF-16-bytes-to-UTF-8 block kernels of the levels this CPU has, with their level.
+fn utf16_to_utf8_kernels() -> std::vec::Vec<(Level, Utf16ToUtf8)> {
+    let mut v: std::vec::Vec<(Level, Utf16ToUtf8)> = std::vec::Vec::new();
     #[cfg(target_arch = "x86_64")]
-    if detected_level() >= Level::Avx2 {
-        return Some(if be {
-            x86::utf16_bytes_to_utf8_avx2::<true>(src, dst)
-        } else {
-            x86::utf16_bytes_to_utf8_avx2::<false>(src, dst)
-        });
+    {
+        if detected_level() >= Level::Avx2 {
+            v.push((Level::Avx2, |be, src, dst| {
+                if be {
+                    x86::utf16_bytes_to_utf8_avx2::<true>(src, dst)
+                } else {
+                    x86::utf16_bytes_to_utf8_avx2::<false>(src, dst)
+                }
+            }));
+        }
+        if detected_level() >= Level::Avx512 {
+            v.push((Level::Avx512, |be, src, dst| {
+                if be {
+                    x86::utf16_bytes_to_utf8_avx512::<true>(src, dst)
+                } else {
+                    x86::utf16_bytes_to_utf8_avx512::<false>(src, dst)
+                }
+            }));
+        }
     }
     #[cfg(target_arch = "aarch64")]
     if detected_level() == Level::Neon {
-        return Some(if be {
-            aarch64::utf16_bytes_to_utf8_neon::<true>(src, dst)
-        } else {
-            aarch64::utf16_bytes_to_utf8_neon::<false>(src, dst)
-        });
+        v.push((Level::Neon, |be, src, dst| {
+            if be {
+                aarch64::utf16_bytes_to_utf8_neon::<true>(src, dst)
+            } else {
+                aarch64::utf16_bytes_to_utf8_neon::<false>(src, dst)
+            }
+        }));
     }
-    let _ = (be, src, dst);
-    None
+    v
+}
+
+/// Runs a UTF-16-to-UTF-8 block kernel on `units` with `room` bytes of output followed by
+/// sentinels, and checks that what it wrote is the UTF-8 of the units it read and nothing
+/// past it; returns (units read, bytes written).
+fn check_utf16_to_utf8(
+    l: Level,
+    kernel: Utf16ToUtf8,
+    be: bool,
+    units: &[u16],
+    room: usize,
+) -> (usize, usize) {
+    let bytes: std::vec::Vec<u8> = units
+        .iter()
+        .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+        .collect();
+    let mut dst = std::vec![0xA5u8; room + 8];
+    let (r, w) = kernel(be, &bytes, &mut dst[..room]);
+    assert_eq!(r % 2, 0, "{l:?} {be} {room} {units:04X?}");
+    assert!(
+        r <= bytes.len() && w <= room,
+        "{l:?} {be} {room} {units:04X?}"
+    );
+    let want = std::string::String::from_utf16(&units[..r / 2])
+        .unwrap_or_else(|_| panic!("{l:?} {be} {room} {units:04X?}"));
+    if &dst[..w] != want.as_bytes() {
+        let at = dst
+            .iter()
+            .zip(want.as_bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(w);
+        panic!(
+            "{l:?} {be} room {room}: read {r} wrote {w} (want {}), first difference at byte {at}: \
+             got {:02X?}, want {:02X?}; units {units:04X?}",
+            want.len(),
+            &dst[at.saturating_sub(4)..(at + 12).min(w)],
+            &want.as_bytes()[at.saturating_sub(4)..(at + 12).min(want.len())],
+        );
+    }
+    assert!(
+        dst[w..].iter().all(|&b| b == 0xA5),
+        "{l:?} {be} {room} {units:04X?}"
+    );
+    (r / 2, w)
 }
 
 /// A UTF-8-to-UTF-16 block kernel: (src, start, dst) to (bytes read from start, units
@@ -359,9 +430,7 @@ fn kernels_agree_with_scalar_on_every_prefix_and_offset() {
 /// units of the input.
 #[test]
 fn utf16_to_utf8_blocks_every_length_and_room() {
-    if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {
-        return;
-    }
+    let kernels = utf16_to_utf8_kernels();
     let mut x: u32 = 0x2545_F491;
     // ASCII, two bytes, three bytes, high and low surrogates.
     let ranges: [(u32, u32); 5] = [
@@ -401,29 +470,17 @@ fn utf16_to_utf8_blocks_every_length_and_room() {
                 }
             }
             units.truncate(len);
-            for be in [false, true] {
-                let bytes: std::vec::Vec<u8> = units
-                    .iter()
-                    .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
-                    .collect();
-                for room in 0..=3 * len + 20 {
-                    let mut dst = std::vec![0xA5u8; room + 8];
-                    let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst[..room]).unwrap();
-                    assert_eq!(r % 2, 0);
-                    assert!(r <= bytes.len() && w <= room);
-                    let want = std::string::String::from_utf16(&units[..r / 2])
-                        .unwrap_or_else(|_| panic!("{be} {room} {units:04X?}"));
-                    assert_eq!(&dst[..w], want.as_bytes(), "{be} {room} {units:04X?}");
-                    assert!(
-                        dst[w..].iter().all(|&b| b == 0xA5),
-                        "{be} {room} {units:04X?}"
-                    );
-                    let left = &units[r / 2..];
-                    if room >= 3 * len + 64 && !left.is_empty() {
-                        assert!(
-                            left.len() < 8 || (0xD800..0xE000).contains(&left[0]),
-                            "{be} {room} {units:04X?}"
-                        );
+            for (l, kernel) in &kernels {
+                for be in [false, true] {
+                    for room in 0..=3 * len + 20 {
+                        let (r, _) = check_utf16_to_utf8(*l, *kernel, be, &units, room);
+                        let left = &units[r..];
+                        if room >= 3 * len + 64 && !left.is_empty() {
+                            assert!(
+                                left.len() < 8 || (0xD800..0xE000).contains(&left[0]),
+                                "{l:?} {be} {room} {units:04X?}"
+                            );
+                        }
                     }
                 }
             }
@@ -433,9 +490,7 @@ fn utf16_to_utf8_blocks_every_length_and_room() {
 
 #[test]
 fn utf16_to_utf8_blocks_agree_with_std() {
-    if utf16_to_utf8_best(false, &[0; 16], &mut [0; 32]).is_none() {
-        return;
-    }
+    let kernels = utf16_to_utf8_kernels();
     let mut x: u32 = 0x9E37_79B9;
     let ranges: [(u32, u32); 5] = [
         (0, 0x80),
@@ -465,22 +520,115 @@ fn utf16_to_utf8_blocks_agree_with_std() {
                 // The first byte of a unit cut off by the end of the input.
                 bytes.push(0x41);
             }
-            let mut dst = [0u8; 400];
-            let (r, w) = utf16_to_utf8_best(be, &bytes, &mut dst).unwrap();
-            assert_eq!(r % 2, 0);
-            let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
-            assert_eq!(&dst[..w], want.as_bytes(), "{:04X?}", &units[..r / 2]);
-            let left = &units[r / 2..];
-            if !left.is_empty() {
-                // With room it stops early only for a surrogate in the next block, or
-                // among the last fewer than eight units.
-                assert!(
-                    left[..left.len().min(8)]
-                        .iter()
-                        .any(|u| (0xD800..0xE000).contains(u)),
-                    "{be} {odd} {:04X?}",
-                    units
-                );
+            for (l, kernel) in &kernels {
+                let mut dst = [0u8; 400];
+                let (r, w) = kernel(be, &bytes, &mut dst);
+                assert_eq!(r % 2, 0);
+                let want = std::string::String::from_utf16(&units[..r / 2]).unwrap();
+                assert_eq!(&dst[..w], want.as_bytes(), "{l:?} {:04X?}", &units[..r / 2]);
+                let left = &units[r / 2..];
+                if !left.is_empty() {
+                    // With room it stops early only for a surrogate in the next block, or
+                    // among the last fewer than eight units.
+                    assert!(
+                        left[..left.len().min(8)]
+                            .iter()
+                            .any(|u| (0xD800..0xE000).contains(u)),
+                        "{l:?} {be} {odd} {:04X?}",
+                        units
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A surrogate pair, a lone high and a lone low surrogate at every position of 100 units of
+/// ASCII, two-byte, three-byte or mixed text (so at each lane of the first three blocks of
+/// 32 and 16, and at their edges): with room for everything, no kernel reads past a lone
+/// surrogate, and the AVX-512 kernel converts every unit before it, or all of them (its
+/// pairs included).
+#[test]
+fn utf16_to_utf8_blocks_surrogates_at_every_position() {
+    let backgrounds: [fn(usize) -> u16; 4] = [
+        |k| b'a' as u16 + (k % 26) as u16,
+        |k| 0x3B1 + (k % 25) as u16,
+        |k| 0x4E00 + (k * 7 % 500) as u16,
+        |k| [0x41, 0xE9, 0x20AC, 0x7A, 0x5B57, 0x3A9, 0][k % 7],
+    ];
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for background in backgrounds {
+            let text: std::vec::Vec<u16> = (0..100).map(background).collect();
+            for p in 0..100 {
+                for kind in 0..3 {
+                    let mut units = text.clone();
+                    let lone = match kind {
+                        0 => {
+                            // U+1F600 (a pair) at p, p + 1 (the input ends at 100 either way).
+                            units[p] = 0xD83D;
+                            if p + 1 < units.len() {
+                                units[p + 1] = 0xDE00;
+                            }
+                            p + 1 == units.len()
+                        }
+                        1 => {
+                            units[p] = 0xD800 + p as u16;
+                            true
+                        }
+                        _ => {
+                            units[p] = 0xDFFF - p as u16;
+                            true
+                        }
+                    };
+                    for be in [false, true] {
+                        let (r, _) = check_utf16_to_utf8(l, kernel, be, &units, 3 * 100 + 64);
+                        if lone {
+                            assert!(r <= p, "{l:?} {be} {units:04X?}");
+                        }
+                        if l == Level::Avx512 {
+                            let want = if lone { p } else { 100 };
+                            assert_eq!(r, want, "{l:?} {be} {units:04X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Output that ends exactly at the end of `dst`, and one byte short of it, and tiny
+/// destinations: the AVX-512 kernel converts everything into a room of exactly its UTF-8
+/// (with pairs across blocks and units of every length), and no kernel writes past the room.
+#[test]
+fn utf16_to_utf8_blocks_fill_the_room_exactly() {
+    let mut x: u32 = 0x1234_5678;
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for round in 0..400 {
+            let len = 1 + round % 140;
+            let mut units = std::vec::Vec::new();
+            while units.len() < len {
+                crate::xorshift32(&mut x);
+                match (x >> 4) % [2, 3, 4, 8][round % 4] {
+                    0 => units.push((x >> 8) as u16 & 0x7F),
+                    1 => units.push(0x80 + (x >> 8) as u16 % 0x780),
+                    2 => units.push(0xE000 + (x >> 8) as u16 % 0x2000),
+                    3 | 4 => units.push(0x800 + (x >> 8) as u16 % 0xD000),
+                    _ => {
+                        units.push(0xD800 + (x >> 8) as u16 % 0x400);
+                        units.push(0xDC00 + (x >> 18) as u16 % 0x400);
+                    }
+                }
+            }
+            let utf8 = std::string::String::from_utf16(&units).unwrap().len();
+            for be in [false, true] {
+                let (r, w) = check_utf16_to_utf8(l, kernel, be, &units, utf8);
+                if l == Level::Avx512 {
+                    assert_eq!((r, w), (units.len(), utf8), "{be} {units:04X?}");
+                }
+                check_utf16_to_utf8(l, kernel, be, &units, utf8 - 1);
+                for room in 0..8 {
+                    check_utf16_to_utf8(l, kernel, be, &units, room);
+                }
             }
         }
     }
