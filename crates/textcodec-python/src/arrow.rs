@@ -251,16 +251,20 @@ static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new())
 /// The most memory `SPARE` keeps, so that a huge batch does not hold its memory after.
 const SPARE_MAX: usize = 256 << 20;
 
+/// `try_lock`, never `lock`: workers take `SPARE` without the GIL, so a process forked while
+/// one of them held it gives the child a mutex that nobody will ever release. Waiting on it
+/// would hang the child's next call; skipping it only costs a fresh buffer (and two calls
+/// that meet here at the same moment lose nothing but the reuse).
 fn spare_buffer() -> Vec<u8> {
     SPARE
-        .lock()
+        .try_lock()
         .ok()
         .and_then(|mut s| s.pop())
         .unwrap_or_default()
 }
 
 fn keep_spare(mut v: Vec<u8>) {
-    if let Ok(mut s) = SPARE.lock() {
+    if let Ok(mut s) = SPARE.try_lock() {
         let kept: usize = s.iter().map(Vec::capacity).sum();
         if kept + v.capacity() <= SPARE_MAX {
             v.clear();
