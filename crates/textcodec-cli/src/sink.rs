@@ -198,8 +198,13 @@ impl Sink {
                 builder.permissions(p);
             }
         }
+        // The file is made with `TEMP_PATH` locked and recorded before the lock is let go:
+        // a signal that comes as the file appears waits for the record, so the handler
+        // removes it (it used to find no path and leave the file behind).
+        let mut recorded = TEMP_PATH.lock().unwrap_or_else(|e| e.into_inner());
         let temp = builder.tempfile_in(&dir).map_err(|e| cannot(io_msg(&e)))?;
-        set_temp_path(Some(temp.path().to_path_buf()));
+        *recorded = Some(temp.path().to_path_buf());
+        drop(recorded);
         Ok(Sink::File {
             temp,
             dest: dest.to_path_buf(),
