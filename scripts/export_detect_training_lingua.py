@@ -108,6 +108,15 @@ def evaluation_runs():
     return runs
 
 
+def crate_archive(path, digest):
+    """The crate at `path` opened as a tar archive, once its SHA-256 is the pinned one."""
+    data = open(path, "rb").read()
+    got = hashlib.sha256(data).hexdigest()
+    if got != digest:
+        sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
+    return tarfile.open(fileobj=io.BytesIO(data))
+
+
 def fractions(tar, name):
     """{n-gram: probability} from one of the crate's zipped JSON models."""
     member = next(m for m in tar.getmembers() if m.name.endswith("/models/" + name))
@@ -148,11 +157,7 @@ def main():
         sys.exit(f"usage: export_detect_training_lingua.py {want}")
     for code, path in sorted(characters.items()):
         language, digest, file = CHARACTER_CRATES[code]
-        data = open(path, "rb").read()
-        got = hashlib.sha256(data).hexdigest()
-        if got != digest:
-            sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        with crate_archive(path, digest) as tar:
             unigrams = fractions(tar, "unigrams.json.zip")
         total = sum(unigrams.values())
         rows = [(k, round(v / total * 1e9)) for k, v in unigrams.items()]
@@ -167,11 +172,7 @@ def main():
     rows = []
     for codes, path in sorted(shares.items()):
         language, digest = SHARE_CRATES[codes]
-        data = open(path, "rb").read()
-        got = hashlib.sha256(data).hexdigest()
-        if got != digest:
-            sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        with crate_archive(path, digest) as tar:
             member = next(m for m in tar.getmembers() if m.name.endswith("/testdata/sentences.txt"))
             text = "\n".join(tar.extractfile(member).read().decode("utf-8").splitlines())
         share = sum(1 for c in text if ord(c) >= 0x80) / len(text)
@@ -188,11 +189,7 @@ def main():
     runs = evaluation_runs()
     for code, path in sorted(by_language.items()):
         language, digest = CRATES[code]
-        data = open(path, "rb").read()
-        got = hashlib.sha256(data).hexdigest()
-        if got != digest:
-            sys.exit(f"{path}: SHA-256 {got}, expected {digest}")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        with crate_archive(path, digest) as tar:
             unigrams = fractions(tar, "unigrams.json.zip")
             bigrams = fractions(tar, "bigrams.json.zip")
             member = next(m for m in tar.getmembers() if m.name.endswith("/testdata/sentences.txt"))

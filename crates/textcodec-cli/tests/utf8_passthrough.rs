@@ -255,20 +255,7 @@ fn fatal_mode_offsets_across_reads() {
     // are the general pipeline's (checked there) and the ones expected here.
     let clean = mixed_text(2 * BLOCK);
     for at in [BLOCK - 3, BLOCK - 2, BLOCK - 1, BLOCK, BLOCK + 1] {
-        // Back to the start of a character, so that the offset is the sequence's.
-        let mut at = at;
-        while clean[at] & 0xC0 == 0x80 {
-            at -= 1;
-        }
-        let input = [&clean[..at], b"\xE3\x81A", &clean[at..]].concat();
-        let out = same_as_general(&["--invalid", "fail"], &input);
-        assert_eq!(code(&out), 1);
-        assert!(
-            stderr(&out).ends_with(&format!("malformed UTF-8 at byte offset {at}: E3 81\n")),
-            "{}",
-            stderr(&out)
-        );
-        assert_eq!(out.stdout, &clean[..at]);
+        fails_at(&clean, at, b"\xE3\x81A", "E3 81");
     }
 }
 
@@ -404,19 +391,7 @@ fn fatal_mode_offsets_on_several_threads() {
     for block in [0, 1, 3] {
         let edge = PARALLEL_AFTER + block * BLOCK;
         for at in [edge - 2, edge, edge + 1, edge + BLOCK / 2] {
-            let mut at = at;
-            while clean[at] & 0xC0 == 0x80 {
-                at -= 1;
-            }
-            let input = [&clean[..at], b"\xF0\x9F\x98A", &clean[at..]].concat();
-            let out = same_as_general(&["--invalid", "fail"], &input);
-            assert_eq!(code(&out), 1);
-            assert!(
-                stderr(&out).ends_with(&format!("malformed UTF-8 at byte offset {at}: F0 9F 98\n")),
-                "{}",
-                stderr(&out)
-            );
-            assert_eq!(out.stdout, &clean[..at]);
+            fails_at(&clean, at, b"\xF0\x9F\x98A", "F0 9F 98");
         }
     }
 }
@@ -464,4 +439,25 @@ fn large_inputs_one_after_another_and_auto_detection() {
         let expected = if input == &a { &first } else { &fixed };
         assert!(auto.stdout == *expected, "{}", input.display());
     }
+}
+
+/// `inserted` put into `clean` at the start of the character at or before `at` (so that the
+/// offset is the sequence's), converted with `--invalid fail`: the command stops there with
+/// `reported` as the malformed bytes, having written exactly what came before.
+fn fails_at(clean: &[u8], at: usize, inserted: &[u8], reported: &str) {
+    let mut at = at;
+    while clean[at] & 0xC0 == 0x80 {
+        at -= 1;
+    }
+    let input = [&clean[..at], inserted, &clean[at..]].concat();
+    let out = same_as_general(&["--invalid", "fail"], &input);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).ends_with(&format!(
+            "malformed UTF-8 at byte offset {at}: {reported}\n"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(out.stdout, &clean[..at]);
 }
