@@ -585,6 +585,7 @@ impl<'p, U: Unit> Converter<'p, U> {
         spare.resize_with(parallel_workers() - 1, || vec![0; UTF8_BUFFER]);
         let turns = Turns {
             claimed: AtomicU64::new(0),
+            turn: AtomicU64::new(0),
             state: Mutex::new(TurnState {
                 next: 0,
                 carry,
@@ -1240,6 +1241,9 @@ impl Prevalidated {
 struct Turns<'a, 'p, 'n, U: Unit> {
     /// The next block to take.
     claimed: AtomicU64,
+    /// `state.next`, or [`STOPPED`] once `state.outcome` is set: written with `state` held,
+    /// read without it by a thread that spins ([`TURN_SPINS`]) before it waits on `changed`.
+    turn: AtomicU64,
     state: Mutex<TurnState>,
     /// Signalled when `state` changes.
     changed: Condvar,
@@ -1254,6 +1258,15 @@ struct TurnState {
     /// Set once: the threads stop.
     outcome: Option<Outcome>,
 }
+
+/// [`Turns::turn`] once the threads stop.
+const STOPPED: u64 = u64::MAX;
+
+/// How many times a thread of [`Turns::work`] reads [`Turns::turn`] (about 55 µs here)
+/// before it sleeps on the condition variable until its block's turn: a turn often comes
+/// within the time one block takes to write, and a sleep and wake-up cost more than that
+/// wait (en.html to a file: 1.67x -> 1.80x the encoding_rs converter).
+const TURN_SPINS: u32 = 4096;
 
 enum Outcome {
     End,
@@ -1292,6 +1305,16 @@ impl<U: Unit> Turns<'_, '_, '_, U> {
                 .as_ref()
                 .ok()
                 .and_then(|&n| Prevalidated::of(&block[..n]));
+            // Spinning only saves the sleep: the turn is checked again below, with `state`
+            // held, before any wait (which a thread that changes the turn, with `state`
+            // held, then notifies), so no wake-up is lost however the spin ends.
+            for _ in 0..TURN_SPINS {
+                let turn = self.turn.load(Ordering::Acquire);
+                if turn == k || turn == STOPPED {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             while state.next != k && state.outcome.is_none() {
                 state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
@@ -1322,6 +1345,8 @@ impl<U: Unit> Turns<'_, '_, '_, U> {
             state.next = k + 1;
             let stop = outcome.is_some();
             state.outcome = outcome;
+            let turn = if stop { STOPPED } else { k + 1 };
+            self.turn.store(turn, Ordering::Release);
             drop(state);
             self.changed.notify_all();
             if stop {
@@ -1348,6 +1373,7 @@ impl<U: Unit> Drop for PanicStop<'_, '_, '_, '_, U> {
                     "a reading thread failed".into(),
                 )));
             }
+            self.0.turn.store(STOPPED, Ordering::Release);
             drop(state);
             self.0.changed.notify_all();
         }
