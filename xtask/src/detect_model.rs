@@ -353,8 +353,27 @@ const CLOSING_UNCOMMON: [u32; 12] = [
     0xA3, 0xA7, 0xA9, 0xAE, 0xB1, 0xD7, 0x2022, 0x203A, 0x2122, 0x2116, 0xB2, 0xB3,
 ];
 
-/// The punctuation class (0 to 3 as above) of a character, if any.
-fn punctuation_class(c: char) -> Option<usize> {
+/// The languages that quote »like this« (the guillemets point inwards: » opens, « closes),
+/// the other way round from the default above (« opens: French « … », Russian «…»):
+/// German, Czech, Slovak, Danish, Slovene, Serbo-Croatian and Hungarian (»…« as their
+/// primary or alternative quotation marks; none of them writes «…»).
+const GUILLEMETS_INWARD: [&str; 7] = ["de", "cs", "sk", "da", "sl", "sh", "hu"];
+
+/// The languages that quote „like this“, where “ (U+201C) closes a quotation (it opens one
+/// in English “…”): German, Czech, Slovak, Slovene, Icelandic, Lithuanian, Estonian,
+/// Bulgarian, Macedonian and Serbian, whose primary quotation marks these are.
+const LOW_HIGH_QUOTES: [&str; 10] = ["de", "cs", "sk", "sl", "is", "lt", "et", "bg", "mk", "sr"];
+
+/// The punctuation class (0 to 3 as above) of a character in `language`'s text, if any: the
+/// quotation marks whose direction depends on the language (above) move between the
+/// opening and the closing classes.
+fn punctuation_class(c: char, language: &str) -> Option<usize> {
+    match c {
+        '»' if GUILLEMETS_INWARD.contains(&language) => return Some(0),
+        '«' if GUILLEMETS_INWARD.contains(&language) => return Some(2),
+        '\u{201C}' if LOW_HIGH_QUOTES.contains(&language) => return Some(2),
+        _ => {}
+    }
     let c = c as u32;
     [
         &OPENING_COMMON[..],
@@ -367,7 +386,7 @@ fn punctuation_class(c: char) -> Option<usize> {
 }
 
 fn is_punctuation(c: char) -> bool {
-    punctuation_class(c).is_some()
+    punctuation_class(c, "").is_some()
 }
 
 /// A letter's place in its language's alphabet: lower case, and the Romanian letters with
@@ -412,6 +431,8 @@ fn read_counts(path: &Path) -> Result<Vec<(String, u64)>, String> {
 
 /// A language's bigram model over its classes.
 struct Language {
+    /// Its code (`ALPHABETIC`).
+    name: &'static str,
     /// The number of classes of ASCII letters: one per letter for Latin-script languages
     /// (whose words mix them with the non-ASCII letters), one for all of them otherwise.
     ascii: usize,
@@ -470,7 +491,7 @@ impl Language {
             0
         } else if let Some(i) = self.alphabet.iter().position(|&a| a == f) {
             self.letters().start + i
-        } else if let Some(p) = punctuation_class(c) {
+        } else if let Some(p) = punctuation_class(c, self.name) {
             self.punctuation() + p
         } else if c == '\u{2019}' {
             self.apostrophe()
@@ -502,6 +523,10 @@ const APOSTROPHE_AFTER_LETTER: f64 = 0.001;
 const BOUNDARY_AFTER_BOUNDARY: f64 = 0.3;
 /// How much less likely a letter is right after closing punctuation than after a space.
 const AFTER_CLOSING: f64 = 0.05;
+/// How much less likely opening punctuation is right after a letter than where a word ends
+/// otherwise (a quotation opens after a space: `nebo»` is not Czech; fixed in advance, not
+/// tuned).
+const OPENING_AFTER_LETTER: f64 = 0.1;
 
 /// Optional marks that word lists strip but pointed text has: Hebrew points (U+05B0 to
 /// U+05C7) and Arabic harakat (U+064B to U+0652).
@@ -534,6 +559,7 @@ const MARK_AFTER_MARK: f64 = 0.2;
 const ALEF_AFTER_TANWEEN: f64 = 0.5;
 
 fn build_language(
+    name: &'static str,
     bigrams: &[(String, u64)],
     (marks, final_marks): (std::ops::RangeInclusive<u32>, std::ops::RangeInclusive<u32>),
     ascii: usize,
@@ -582,6 +608,7 @@ fn build_language(
         .map(|(_, n)| n)
         .sum();
     let mut lang = Language {
+        name,
         ascii,
         alphabet,
         non_ascii_share: non_ascii / total,
@@ -632,19 +659,27 @@ fn build_language(
     }
     p[0] = BOUNDARY_AFTER_BOUNDARY;
     // Punctuation is absent from word lists: its costs are set by hand. Opening punctuation
-    // comes after a space or a letter's word boundary and is followed as a space is; closing
+    // comes after a space (after a letter `OPENING_AFTER_LETTER` times as often as where a
+    // word ends) and is followed as a space is; closing
     // punctuation and symbols come where a word ends and are followed by a space far more
     // often than by a letter; anything rare is followed by either.
     let after_space: Vec<f64> = (0..n).map(|b| p[b] / (1.0 - p[0])).collect();
+    let letters = lang.letters();
     for a in 0..n {
         let boundary = if a == 0 { 1.0 } else { p[a * n] };
+        let letter = (1..letters.end).contains(&a);
         for k in 0..4 {
             let share = if k % 2 == 0 {
                 COMMON_PUNCTUATION_SHARE
             } else {
                 UNCOMMON_PUNCTUATION_SHARE
             };
-            p[a * n + punctuation + k] = boundary * share;
+            let opening_after_letter = if k < 2 && letter {
+                OPENING_AFTER_LETTER
+            } else {
+                1.0
+            };
+            p[a * n + punctuation + k] = boundary * share * opening_after_letter;
         }
         p[a * n + rare] = RARE_PROBABILITY;
     }
@@ -667,7 +702,6 @@ fn build_language(
     // Marks: after the script's letters, and followed as a letter is (by the letters'
     // average). The marks that end a word come after letters as the others do.
     let (mark, final_mark) = (lang.mark(), lang.final_mark());
-    let letters = lang.letters();
     for a in 0..n {
         let after = if letters.contains(&a) {
             MARK_AFTER_LETTER
@@ -953,7 +987,7 @@ pub fn generate(root: &Path) -> Result<GeneratedFile, String> {
         let counts = read_counts(&train.join(format!("{lang}.tsv")))?;
         let ascii = if languages.len() < LATIN { 26 } else { 1 };
         let marks = (marks_of(lang), final_marks_of(lang));
-        languages.push(build_language(&counts, marks, ascii)?);
+        languages.push(build_language(lang, &counts, marks, ascii)?);
     }
 
     let mut out = String::from(

@@ -23,6 +23,9 @@
 //!     cargo run --release -p textcodec --example detect_eval -- --misses  # its wrong guesses (stderr)
 //!     cargo run --release -p textcodec --example detect_eval -- --margins # how far from wrong
 //!                                                 # (and every input's margin on stderr)
+//!     cargo run --release -p textcodec --example detect_eval -- --stress [LANG...]
+//!         # every title and 100-character piece from every word start of the development
+//!         # set (textcodec alone; wrong counts per cell, every wrong guess on stderr)
 //!     scripts/detect-eval.sh            # = detect_eval --report: test (headline) and development
 //!
 //! Prints Markdown on stdout.
@@ -234,36 +237,120 @@ fn pieces(text: &str, len: usize, count: usize) -> Vec<String> {
     if len >= chars.len() {
         return vec![text.to_string()];
     }
-    let spaced = chars.iter().filter(|c| c.is_whitespace()).count() * 20 > chars.len();
-    let mut out = Vec::new();
-    for i in 0..count {
-        let mut start = (chars.len() - len) * i / count;
-        if spaced {
-            while start > 0 && start < chars.len() && !chars[start - 1].is_whitespace() {
-                start += 1;
+    let spaced = is_spaced(&chars);
+    (0..count)
+        .filter_map(|i| {
+            let mut start = (chars.len() - len) * i / count;
+            if spaced {
+                while start > 0 && start < chars.len() && !chars[start - 1].is_whitespace() {
+                    start += 1;
+                }
             }
+            piece_at(&chars, start, len, spaced)
+        })
+        .collect()
+}
+
+/// Whether a text puts spaces between its words (more than one character in 20 a space).
+fn is_spaced(chars: &[char]) -> bool {
+    chars.iter().filter(|c| c.is_whitespace()).count() * 20 > chars.len()
+}
+
+/// The piece of at most `len` characters from `start` (after any whitespace there), ending
+/// at a word end where the text is `spaced` (titles: at least 10 characters); none under 5
+/// characters.
+fn piece_at(chars: &[char], mut start: usize, len: usize, spaced: bool) -> Option<String> {
+    while start < chars.len() && chars[start].is_whitespace() {
+        start += 1;
+    }
+    let mut end = (start + len).min(chars.len());
+    if spaced && end < chars.len() {
+        let min = start + if len <= 30 { 10 } else { len / 2 };
+        let mut e = end;
+        while e > min && !chars[e].is_whitespace() {
+            e -= 1;
         }
-        while start < chars.len() && chars[start].is_whitespace() {
-            start += 1;
-        }
-        let mut end = (start + len).min(chars.len());
-        if spaced && end < chars.len() {
-            let min = start + if len <= 30 { 10 } else { len / 2 };
-            let mut e = end;
-            while e > min && !chars[e].is_whitespace() {
-                e -= 1;
-            }
-            if e > min {
-                end = e;
-            }
-        }
-        let piece: String = chars[start..end].iter().collect();
-        let piece = piece.trim().to_string();
-        if piece.chars().count() >= 5 {
-            out.push(piece);
+        if e > min {
+            end = e;
         }
     }
-    out
+    let piece: String = chars[start..end].iter().collect();
+    let piece = piece.trim().to_string();
+    (piece.chars().count() >= 5).then_some(piece)
+}
+
+/// Every piece of `text` of at most `len` characters that starts at a word start (every
+/// character where the text has no spaces) and ends where [`pieces`]' would: the stress set.
+fn every_piece(text: &str, len: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let spaced = is_spaced(&chars);
+    (0..chars.len().saturating_sub(len.min(chars.len())).max(1))
+        .filter(|&i| {
+            !chars[i].is_whitespace() && (!spaced || i == 0 || chars[i - 1].is_whitespace())
+        })
+        .filter_map(|i| piece_at(&chars, i, len, spaced))
+        .collect()
+}
+
+/// `--stress [LANG...]`: textcodec alone on every title and 100-character piece of the
+/// DEVELOPMENT set that starts at a word start (not only the evaluation's 60 and 40 a text),
+/// each without and with the language's domain, to find systematic errors without looking
+/// at the test set. Prints the wrong counts per cell on stdout and every wrong guess on
+/// stderr.
+fn stress(langs: &[String]) {
+    println!("Stress (development set, every word start): textcodec wrong / inputs\n");
+    println!("| language | encoding | title | title, domain | 100 | 100, domain |");
+    println!("|---|---|---|---|---|---|");
+    let mut totals = [[(0u32, 0u32); 2]; 2];
+    for &(lang, tld, encodings) in ROWS {
+        if !langs.is_empty() && !langs.iter().any(|l| l == lang) {
+            continue;
+        }
+        for &enc_name in encodings {
+            let truth = Encoding::for_label(enc_name.as_bytes()).expect("an encoding");
+            let allow_utf8 = truth == textcodec::UTF_8;
+            let mut cells = [[(0u32, 0u32); 2]; 2];
+            for (li, &(name, len, _)) in LENGTHS[..2].iter().enumerate() {
+                for text in texts(lang, enc_name, Set::Dev) {
+                    for piece in every_piece(&text, len) {
+                        let piece = for_encoding(&piece, lang, enc_name);
+                        let bytes = textcodec::encode(&piece, truth).0.into_owned();
+                        for (ti, t) in [None, Some(tld.as_bytes())].into_iter().enumerate() {
+                            let ours = ours_guess(&bytes, t, allow_utf8);
+                            let wrong = !right(&bytes, ours, truth);
+                            for c in [&mut cells[li][ti], &mut totals[li][ti]] {
+                                c.0 += u32::from(wrong);
+                                c.1 += 1;
+                            }
+                            if wrong {
+                                let domain = if ti == 0 {
+                                    String::new()
+                                } else {
+                                    format!(" .{tld}")
+                                };
+                                eprintln!(
+                                    "{lang} {enc_name} {name}{domain}: {}: {piece:?}",
+                                    ours.name()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            let c: Vec<String> = cells
+                .iter()
+                .flatten()
+                .map(|(w, n)| format!("{w} / {n}"))
+                .collect();
+            println!("| {lang} | {enc_name} | {} |", c.join(" | "));
+        }
+    }
+    let c: Vec<String> = totals
+        .iter()
+        .flatten()
+        .map(|(w, n)| format!("{w} / {n}"))
+        .collect();
+    println!("| all | | {} |", c.join(" | "));
 }
 
 fn chardetng_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
@@ -655,6 +742,14 @@ fn throughput(inputs: &[(Vec<u8>, bool)]) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--stress") {
+        if let Some(other) = args[1..].iter().find(|a| a.starts_with('-')) {
+            eprintln!("detect_eval: --stress takes language codes, not {other}");
+            std::process::exit(2);
+        }
+        stress(&args[1..]);
+        return;
+    }
     let flag = |f: &str| args.iter().any(|a| a == f);
     let (rows_only, misses, margins, report) = (
         flag("--rows"),

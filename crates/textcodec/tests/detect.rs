@@ -447,3 +447,27 @@ fn ascii_runs_are_skipped_not_stepped_through() {
         );
     }
 }
+
+#[test]
+fn a_guillemet_opens_a_czech_quotation() {
+    // ISO-8859-2's ť (0xBB) is windows-1250's »: "neboť" read as windows-1250 is "nebo»".
+    // Czech quotes »like this« (» opens a quotation, after a space, not after a letter), so
+    // that reading is not a word followed by a closing mark.
+    for text in [
+        "Přijdu brzy, neboť mám hlad.",
+        "Zůstali doma, neboť venku bylo chladno.",
+    ] {
+        let bytes = encode(text, textcodec::ISO_8859_2);
+        assert_detects(&bytes, textcodec::ISO_8859_2, None, text);
+        assert_detects(&bytes, textcodec::ISO_8859_2, Some(b"cz"), text);
+    }
+    // And a quotation »like this« in windows-1250 is still Czech in windows-1250.
+    for text in [
+        "Řekl mi: »Přijdu zítra ráno.«",
+        "Film »Obecná škola« má velký úspěch.",
+    ] {
+        let bytes = encode(text, textcodec::WINDOWS_1250);
+        assert_detects(&bytes, textcodec::WINDOWS_1250, None, text);
+        assert_detects(&bytes, textcodec::WINDOWS_1250, Some(b"cz"), text);
+    }
+}
