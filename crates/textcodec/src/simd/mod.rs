@@ -85,7 +85,10 @@ pub fn detected_level() -> Level {
         #[cfg(feature = "std")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                if std::is_x86_feature_detected!("avx512f")
+                if std::is_x86_feature_detected!("bmi1")
+                    && std::is_x86_feature_detected!("bmi2")
+                    && std::is_x86_feature_detected!("popcnt")
+                    && std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vl")
                     && std::is_x86_feature_detected!("avx512vbmi")
@@ -100,6 +103,9 @@ pub fn detected_level() -> Level {
         {
             if cfg!(target_feature = "avx2") {
                 if cfg!(all(
+                    target_feature = "bmi1",
+                    target_feature = "bmi2",
+                    target_feature = "popcnt",
                     target_feature = "avx512f",
                     target_feature = "avx512bw",
                     target_feature = "avx512vl",

@@ -502,7 +502,7 @@ pub(crate) fn utf16_bytes_to_utf8_avx512<const BE: bool>(
 
 /// # Safety
 /// AVX-512 F/BW/VL/VBMI/VBMI2 and AVX2 present.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
     src: &[u8],
     dst: &mut [u8],
