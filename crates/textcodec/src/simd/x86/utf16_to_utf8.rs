@@ -500,6 +500,17 @@ pub(crate) fn utf16_bytes_to_utf8_avx512<const BE: bool>(
     unsafe { utf16_bytes_to_utf8_avx512_impl::<BE>(src, dst) }
 }
 
+/// The index of each unit's low byte among two vectors of units (`vpermt2b`).
+static LOW_BYTES: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[k] = 2 * k as u8;
+        k += 1;
+    }
+    t
+};
+
 /// # Safety
 /// AVX-512 F/BW/VL/VBMI/VBMI2 and AVX2 present.
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
@@ -512,6 +523,9 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
     let swap = _mm512_broadcast_i32x4(_mm_setr_epi8(
         1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
     ));
+    // Byte 2k of the 128 of two vectors, for k = 0..64 (`vpermt2b`: bit 6 picks the second).
+    // SAFETY: LOW_BYTES is 64 readable bytes; an unaligned load.
+    let low_bytes = unsafe { _mm512_loadu_si512(LOW_BYTES.as_ptr() as *const __m512i) };
     // Units and bytes read and written.
     let (mut i, mut o) = (0usize, 0usize);
     // Whole blocks while the room holds three bytes a unit (the most a block writes): no
@@ -528,6 +542,33 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
             unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm512_cvtepi16_epi8(w)) };
             i += 32;
             o += 32;
+            // A run of ASCII (markup, English): 64 units a step while it lasts, the low
+            // bytes of two vectors picked by one `vpermt2b`.
+            while i + 64 <= n && o + 64 <= room {
+                // SAFETY: i + 64 <= n: units i..i + 64 of `src` are readable; unaligned.
+                let (mut a, mut b) = unsafe {
+                    (
+                        _mm512_loadu_si512(s.add(i) as *const __m512i),
+                        _mm512_loadu_si512(s.add(i + 32) as *const __m512i),
+                    )
+                };
+                if BE {
+                    a = _mm512_shuffle_epi8(a, swap);
+                    b = _mm512_shuffle_epi8(b, swap);
+                }
+                if _mm512_test_epi16_mask(
+                    _mm512_or_si512(a, b),
+                    _mm512_set1_epi16(0xFF80u16 as i16),
+                ) != 0
+                {
+                    break;
+                }
+                let bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+                // SAFETY: o + 64 <= room: bytes o..o + 64 of `dst`; an unaligned store.
+                unsafe { _mm512_storeu_si512(d.add(o) as *mut __m512i, bytes) };
+                i += 64;
+                o += 64;
+            }
             continue;
         }
         let big = _mm512_test_epi16_mask(w, _mm512_set1_epi16(0xF800u16 as i16));
