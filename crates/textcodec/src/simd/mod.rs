@@ -35,8 +35,8 @@ pub enum Level {
     Neon = 4,
     /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL) and the
     /// vector byte manipulation (VBMI: `vpmultishiftqb`; VBMI2: `vpcompressb`) extensions,
-    /// with AVX2: Ice Lake, Tiger Lake, Sapphire Rapids, AMD Zen 4 and later (Skylake-X and
-    /// Cascade Lake, without VBMI and VBMI2, use `Avx2`).
+    /// with AVX2, BMI1, BMI2 and POPCNT: Ice Lake, Tiger Lake, Sapphire Rapids, AMD Zen 4 and
+    /// later (Skylake-X and Cascade Lake, without VBMI and VBMI2, use `Avx2`).
     Avx512 = 5,
 }
 
