@@ -83,6 +83,34 @@ fn permute_512(table: &[u8; 64], idx: &[u8; 64]) -> [u8; 64] {
     out
 }
 
+/// VPMULTISHIFTQB (AVX512_VBMI): byte `j` of each 64-bit lane of the result is the 8 bits of
+/// `data`'s lane from bit `ctrl[j] % 64` on (rotating past bit 63).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn multishift_512(ctrl: &[u8; 64], data: &[u8; 64]) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    // SAFETY: every pointer addresses 64 readable/writable bytes.
+    unsafe {
+        let c = _mm512_loadu_si512(ctrl.as_ptr().cast());
+        let d = _mm512_loadu_si512(data.as_ptr().cast());
+        _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_multishift_epi64_epi8(c, d));
+    }
+    out
+}
+
+/// VPERMT2B (AVX512_VBMI): out[i] = (b if bit 6 of idx[i] else a)[idx[i] % 64].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn permute2_512(a: &[u8; 64], idx: &[u8; 64], b: &[u8; 64]) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    // SAFETY: every pointer addresses 64 readable/writable bytes.
+    unsafe {
+        let va = _mm512_loadu_si512(a.as_ptr().cast());
+        let i = _mm512_loadu_si512(idx.as_ptr().cast());
+        let vb = _mm512_loadu_si512(b.as_ptr().cast());
+        _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_permutex2var_epi8(va, i, vb));
+    }
+    out
+}
+
 /// VPMOVB2M / signed byte compare (AVX512BW): the mask of the bytes >= 0x80, and the mask of
 /// the signed bytes greater than `b`'s.
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -167,6 +195,29 @@ fn main() {
         let got = unsafe { permute_512(&a, &b) };
         let want: Vec<u8> = b.iter().map(|&i| a[usize::from(i % 64)]).collect();
         check("vpermb", round, got[..] == want[..]);
+
+        let got = unsafe { multishift_512(&b, &a) };
+        let want: Vec<u8> = (0..64)
+            .map(|j| {
+                let lane = u64::from_le_bytes(a[j / 8 * 8..j / 8 * 8 + 8].try_into().unwrap());
+                lane.rotate_right(u32::from(b[j] % 64)) as u8
+            })
+            .collect();
+        check("vpmultishiftqb", round, got[..] == want[..]);
+
+        let c: [u8; 64] = rng.bytes();
+        let got = unsafe { permute2_512(&a, &b, &c) };
+        let want: Vec<u8> = b
+            .iter()
+            .map(|&i| {
+                if i & 64 == 0 {
+                    a[usize::from(i % 64)]
+                } else {
+                    c[usize::from(i % 64)]
+                }
+            })
+            .collect();
+        check("vpermt2b", round, got[..] == want[..]);
 
         let (high, gt) = unsafe { masks_512(&a, &b) };
         let want_high = (0..64).fold(0u64, |m, i| m | (u64::from(a[i] >> 7) << i));

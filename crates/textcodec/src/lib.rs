@@ -202,7 +202,7 @@ pub use web::*;
 
 /// Run-time CPU dispatch of the SIMD fast paths.
 ///
-/// textcodec detects the best instruction set once (AVX-512 with F/BW/VL/VBMI2, AVX2 or SSE2
+/// textcodec detects the best instruction set once (AVX-512 with F/BW/VL/VBMI/VBMI2, AVX2 or SSE2
 /// on x86-64, NEON on aarch64) and uses it for its hot loops; every level gives identical results. A lower level
 /// can be forced, for testing or to compare speeds.
 ///

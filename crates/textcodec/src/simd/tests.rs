@@ -12,9 +12,9 @@ pub(crate) fn all_levels() -> impl Iterator<Item = Level> {
         .filter(|&l| l > best)
         .collect();
     static SAID: std::sync::Once = std::sync::Once::new();
-    // Avx512 needs AVX-512 F, BW, VL and VBMI2: a CPU with only the first three skips it.
+    // Avx512 needs AVX-512 F, BW, VL, VBMI and VBMI2: a CPU with only the first three skips it.
     let avx512 = if skipped.contains(&Level::Avx512) {
-        " (Avx512: AVX-512 F/BW/VL/VBMI2)"
+        " (Avx512: AVX-512 F/BW/VL/VBMI/VBMI2)"
     } else {
         ""
     };
@@ -628,6 +628,78 @@ fn utf16_to_utf8_blocks_fill_the_room_exactly() {
                 check_utf16_to_utf8(l, kernel, be, &units, utf8 - 1);
                 for room in 0..8 {
                     check_utf16_to_utf8(l, kernel, be, &units, room);
+                }
+            }
+        }
+    }
+}
+
+/// Ten blocks of 32 units of text (so the whole-block loop of the AVX-512 kernel runs, not
+/// only its masked tail): a pair across each block edge and in each lane, a lone high and a
+/// lone low surrogate at every position, in ASCII, two-byte, three-byte and mixed text; with
+/// room for everything, room for exactly the output, and one byte less. Every kernel writes
+/// the UTF-8 of what it read and nothing after it, reads no lone surrogate, and the AVX-512
+/// kernel converts every unit before the lone surrogate with the exact room, and with one
+/// byte less fills it to within a character.
+#[test]
+fn utf16_to_utf8_blocks_long_text_surrogates_and_rooms() {
+    let backgrounds: [fn(usize) -> u16; 4] = [
+        |k| b'a' as u16 + (k % 26) as u16,
+        |k| 0x5D0 + (k % 27) as u16,
+        |k| 0xAC00 + (k * 13 % 900) as u16,
+        |k| {
+            [
+                0x41, 0xE9, 0x20AC, 0x20, 0x5B57, 0x3A9, 0, 0xFFFF, 0x7FF, 0x800,
+            ][k % 10]
+        },
+    ];
+    const LEN: usize = 320;
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for background in backgrounds {
+            let text: std::vec::Vec<u16> = (0..LEN).map(background).collect();
+            for p in 0..LEN {
+                for kind in 0..3 {
+                    let mut units = text.clone();
+                    // The units the kernel can convert (before a lone surrogate).
+                    let whole = match kind {
+                        0 => {
+                            // U+10FFFF at p and p + 1 (a lone high one at the end).
+                            units[p] = 0xDBFF;
+                            if p + 1 < LEN {
+                                units[p + 1] = 0xDFFF;
+                                LEN
+                            } else {
+                                p
+                            }
+                        }
+                        1 => {
+                            units[p] = 0xD800 + (p % 0x400) as u16;
+                            p
+                        }
+                        _ => {
+                            units[p] = 0xDC00 + (p % 0x400) as u16;
+                            p
+                        }
+                    };
+                    let utf8 = std::string::String::from_utf16(&units[..whole])
+                        .unwrap()
+                        .len();
+                    for be in [false, true] {
+                        for room in [3 * LEN + 64, utf8, utf8.saturating_sub(1)] {
+                            let (r, w) = check_utf16_to_utf8(l, kernel, be, &units, room);
+                            assert!(r <= whole, "{l:?} {be} {room} {units:04X?}");
+                            if l != Level::Avx512 {
+                                continue;
+                            }
+                            if room >= utf8 {
+                                assert_eq!((r, w), (whole, utf8), "{be} {room} {units:04X?}");
+                            } else {
+                                // One byte short: it fills the room to within a character
+                                // (blocks of a third of the room left, which always fit).
+                                assert!(w + 4 > room, "{be} {room} {r} {w} {units:04X?}");
+                            }
+                        }
+                    }
                 }
             }
         }

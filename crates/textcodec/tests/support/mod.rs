@@ -182,9 +182,9 @@ pub fn dispatch_levels() -> Vec<textcodec::dispatch::Level> {
     let best = detected_level();
     let (tested, skipped): (Vec<_>, Vec<_>) =
         native_levels().iter().copied().partition(|&l| l <= best);
-    // Avx512 needs AVX-512 F, BW, VL and VBMI2: a CPU with only the first three skips it.
+    // Avx512 needs AVX-512 F, BW, VL, VBMI and VBMI2: a CPU with only the first three skips it.
     let avx512 = if skipped.contains(&textcodec::dispatch::Level::Avx512) {
-        " (Avx512: AVX-512 F/BW/VL/VBMI2)"
+        " (Avx512: AVX-512 F/BW/VL/VBMI/VBMI2)"
     } else {
         ""
     };

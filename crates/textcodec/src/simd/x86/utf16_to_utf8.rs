@@ -472,8 +472,8 @@ pub(super) unsafe fn utf16x8_to_utf8(
     )
 }
 
-/// UTF-16 (big-endian if `BE`) to UTF-8, thirty-two code units at a time (AVX-512 with
-/// VBMI2); returns (bytes read, bytes written). Surrogate pairs are converted within the
+/// UTF-16 (big-endian if `BE`) to UTF-8, thirty-two code units at a time (AVX-512 with VBMI
+/// and VBMI2); returns (bytes read, bytes written). Surrogate pairs are converted within the
 /// block; the kernel stops before a surrogate that is not half of a pair in `src` (a lone
 /// one, or a high surrogate whose low one is past the end), and where the next block's
 /// output does not fit in `dst` (after blocks of a third of the room left, which always fit).
@@ -484,8 +484,10 @@ pub(super) unsafe fn utf16x8_to_utf8(
 /// (Clausecker and Lemire, 2022), each unit's bytes are built in place and the bytes that
 /// count are packed by `vpcompressb`: ASCII blocks are narrowed (`vpmovwb`); blocks below
 /// U+0800 build one or two bytes in each 16-bit lane; the others widen each half of the block
-/// to 32-bit lanes of one to three bytes, a high surrogate's lane holding the four bytes of
-/// its pair (with the next unit, `vpermw`) and the low one's lane none.
+/// to 32-bit lanes, cut each lane's scalar value into its 6-bit groups at once
+/// (`vpmultishiftqb`), add the lead and continuation bits of its length, and keep the bytes
+/// that reach a per-byte least value (one unsigned byte compare). A high surrogate's lane
+/// holds the four bytes of its pair (with the next unit), the low one's lane none.
 #[inline]
 pub(crate) fn utf16_bytes_to_utf8_avx512<const BE: bool>(
     src: &[u8],
@@ -494,24 +496,24 @@ pub(crate) fn utf16_bytes_to_utf8_avx512<const BE: bool>(
     if !has_avx512() {
         return (0, 0);
     }
-    // SAFETY: AVX-512 F/BW/VL/VBMI2 and AVX2 are present (checked above).
+    // SAFETY: AVX-512 F/BW/VL/VBMI/VBMI2 and AVX2 are present (checked above).
     unsafe { utf16_bytes_to_utf8_avx512_impl::<BE>(src, dst) }
 }
 
-/// The index of each 16-bit lane's next lane (the last lane's own), for `vpermw`.
-static NEXT_UNIT: [u16; 32] = {
-    let mut t = [31u16; 32];
+/// The index of each unit's low byte among two vectors of units (`vpermt2b`).
+static LOW_BYTES: [u8; 64] = {
+    let mut t = [0u8; 64];
     let mut k = 0;
-    while k < 31 {
-        t[k] = k as u16 + 1;
+    while k < 64 {
+        t[k] = 2 * k as u8;
         k += 1;
     }
     t
 };
 
 /// # Safety
-/// AVX-512 F/BW/VL/VBMI2 and AVX2 present.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+/// AVX-512 F/BW/VL/VBMI/VBMI2 and AVX2 present.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
     src: &[u8],
     dst: &mut [u8],
@@ -521,11 +523,84 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
     let swap = _mm512_broadcast_i32x4(_mm_setr_epi8(
         1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
     ));
-    // SAFETY: NEXT_UNIT is 64 readable bytes; an unaligned load.
-    let next_unit = unsafe { _mm512_loadu_si512(NEXT_UNIT.as_ptr() as *const __m512i) };
+    // Byte 2k of the 128 of two vectors, for k = 0..64 (`vpermt2b`: bit 6 picks the second).
+    // SAFETY: LOW_BYTES is 64 readable bytes; an unaligned load.
+    let low_bytes = unsafe { _mm512_loadu_si512(LOW_BYTES.as_ptr() as *const __m512i) };
     // Units and bytes read and written.
     let (mut i, mut o) = (0usize, 0usize);
-    // The units a block takes: 32, or a third of the room left once a block did not fit.
+    // Whole blocks while the room holds three bytes a unit (the most a block writes): no
+    // bounds to work out.
+    while i + 32 <= n && o + 96 <= room {
+        // SAFETY: i + 32 <= n: units i..i + 32 of `src` are readable; an unaligned load.
+        let mut w = unsafe { _mm512_loadu_si512(s.add(i) as *const __m512i) };
+        if BE {
+            w = _mm512_shuffle_epi8(w, swap);
+        }
+        let non_ascii = _mm512_test_epi16_mask(w, _mm512_set1_epi16(0xFF80u16 as i16));
+        if non_ascii == 0 {
+            // SAFETY: o + 32 <= room: bytes o..o + 32 of `dst`; an unaligned store.
+            unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm512_cvtepi16_epi8(w)) };
+            i += 32;
+            o += 32;
+            // A run of ASCII (markup, English): 64 units a step while it lasts, the low
+            // bytes of two vectors picked by one `vpermt2b`.
+            while i + 64 <= n && o + 64 <= room {
+                // SAFETY: i + 64 <= n: units i..i + 64 of `src` are readable; unaligned.
+                let (mut a, mut b) = unsafe {
+                    (
+                        _mm512_loadu_si512(s.add(i) as *const __m512i),
+                        _mm512_loadu_si512(s.add(i + 32) as *const __m512i),
+                    )
+                };
+                if BE {
+                    a = _mm512_shuffle_epi8(a, swap);
+                    b = _mm512_shuffle_epi8(b, swap);
+                }
+                if _mm512_test_epi16_mask(
+                    _mm512_or_si512(a, b),
+                    _mm512_set1_epi16(0xFF80u16 as i16),
+                ) != 0
+                {
+                    break;
+                }
+                let bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+                // SAFETY: o + 64 <= room: bytes o..o + 64 of `dst`; an unaligned store.
+                unsafe { _mm512_storeu_si512(d.add(o) as *mut __m512i, bytes) };
+                i += 64;
+                o += 64;
+            }
+            continue;
+        }
+        let big = _mm512_test_epi16_mask(w, _mm512_set1_epi16(0xF800u16 as i16));
+        if big == 0 {
+            let len = 32 + non_ascii.count_ones() as usize;
+            // SAFETY: AVX-512 BW present.
+            let out = unsafe { below_800_512(w, non_ascii, !0) };
+            // SAFETY: the lanes stored are bytes o..o + len of `dst` (len <= 64, o + 96 <=
+            // room).
+            unsafe { _mm512_mask_storeu_epi8(d.add(o), first_lanes64(len), out) };
+            i += 32;
+            o += len;
+            continue;
+        }
+        // SAFETY: AVX-512 F/BW/VBMI/VBMI2 present.
+        let b = unsafe { wide_block(w, 32, non_ascii, big) };
+        if b.take == 0 {
+            // A surrogate that is not half of a pair: the caller's.
+            return (2 * i, o);
+        }
+        let len0 = b.m0.count_ones() as usize;
+        // SAFETY: the lanes stored are bytes o..o + len0 + len1 of `dst` (a block writes at
+        // most 96, o + 96 <= room).
+        unsafe {
+            _mm512_mask_storeu_epi8(d.add(o), first_lanes64(len0), b.out0);
+            _mm512_mask_storeu_epi8(d.add(o + len0), first_lanes64(b.len1), b.out1);
+        }
+        i += b.take;
+        o += len0 + b.len1;
+    }
+    // The last fewer than 32 units, or blocks near the end of the room: loaded under a mask;
+    // the units a block takes are 32, or a third of the room left once a block did not fit.
     let mut most = 32usize;
     while i < n {
         let k = (n - i).min(most);
@@ -553,19 +628,6 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
         }
         let big = _mm512_mask_test_epi16_mask(lanes, w, _mm512_set1_epi16(0xF800u16 as i16));
         if big == 0 {
-            // One or two bytes each: [110bbbbb | 10cccccc] or the ASCII byte, in 16-bit lanes.
-            let two = _mm512_or_si512(
-                _mm512_or_si512(_mm512_srli_epi16::<6>(w), _mm512_set1_epi16(0xC0)),
-                _mm512_slli_epi16::<8>(_mm512_or_si512(
-                    _mm512_and_si512(w, _mm512_set1_epi16(0x3F)),
-                    _mm512_set1_epi16(0x80),
-                )),
-            );
-            let bytes = _mm512_mask_blend_epi16(non_ascii, w, two);
-            let keep = _mm512_maskz_mov_epi16(
-                lanes,
-                _mm512_mask_blend_epi16(non_ascii, _mm512_set1_epi16(0xFF), _mm512_set1_epi16(-1)),
-            );
             let len = k + non_ascii.count_ones() as usize;
             if o + len > room {
                 most = (room - o) / 3;
@@ -574,79 +636,21 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
                 }
                 continue;
             }
-            // Nothing to pack when every unit has two bytes (Greek, Cyrillic, Hebrew). (Bochs
-            // 2.7, the emulator of scripts/test-avx512.sh, gives zeros for `vpcompressb` with
-            // all 64 mask bits set.)
-            let out = if non_ascii == lanes {
-                bytes
-            } else {
-                _mm512_maskz_compress_epi8(_mm512_movepi8_mask(keep), bytes)
-            };
+            // SAFETY: AVX-512 BW present.
+            let out = unsafe { below_800_512(w, non_ascii, first_lanes64(2 * k)) };
             // SAFETY: the lanes stored are bytes o..o + len of `dst` (o + len <= room).
             unsafe { _mm512_mask_storeu_epi8(d.add(o), first_lanes64(len), out) };
             i += k;
             o += len;
             continue;
         }
-        // Three bytes for some, or surrogates: the pairs' high halves (`lead`, whose next
-        // lane is a low surrogate) and low halves (`trail`); the block ends before the first
-        // other surrogate (a high one in its last lane included: its low one is in the next
-        // block or past the end of `src`).
-        let top = _mm512_and_si512(w, _mm512_set1_epi16(0xFC00u16 as i16));
-        let high = _mm512_mask_cmpeq_epi16_mask(lanes, top, _mm512_set1_epi16(0xD800u16 as i16));
-        let low = _mm512_mask_cmpeq_epi16_mask(lanes, top, _mm512_set1_epi16(0xDC00u16 as i16));
-        let mut take = k;
-        let (lead, trail) = (high & (low >> 1), low & (high << 1));
-        if high | low != 0 {
-            let lone = (high | low) & !(lead | trail);
-            take = take.min(lone.trailing_zeros() as usize);
-            if take == 0 {
-                break;
-            }
+        // SAFETY: AVX-512 F/BW/VBMI/VBMI2 present.
+        let b = unsafe { wide_block(w, k, non_ascii, big) };
+        if b.take == 0 {
+            break;
         }
-        let lanes = first_lanes64(take) as u32;
-        let below800 = !big;
-        let ascii = !non_ascii;
-        let (lo, hi) = (_mm512_castsi512_si256(w), _mm512_extracti64x4_epi64::<1>(w));
-        let ((out0, m0), (out1, m1)) = if lead == 0 {
-            let z = _mm256_setzero_si256();
-            (
-                utf16x16_to_utf8_512::<false>(lo, z, ascii, below800, 0, 0, lanes),
-                utf16x16_to_utf8_512::<false>(
-                    hi,
-                    z,
-                    ascii >> 16,
-                    below800 >> 16,
-                    0,
-                    0,
-                    lanes >> 16,
-                ),
-            )
-        } else {
-            let next = _mm512_permutexvar_epi16(next_unit, w);
-            (
-                utf16x16_to_utf8_512::<true>(
-                    lo,
-                    _mm512_castsi512_si256(next),
-                    ascii,
-                    below800,
-                    lead,
-                    trail,
-                    lanes,
-                ),
-                utf16x16_to_utf8_512::<true>(
-                    hi,
-                    _mm512_extracti64x4_epi64::<1>(next),
-                    ascii >> 16,
-                    below800 >> 16,
-                    lead >> 16,
-                    trail >> 16,
-                    lanes >> 16,
-                ),
-            )
-        };
-        let (len0, len1) = (m0.count_ones() as usize, m1.count_ones() as usize);
-        if o + len0 + len1 > room {
+        let len0 = b.m0.count_ones() as usize;
+        if o + len0 + b.len1 > room {
             most = (room - o) / 3;
             if most == 0 {
                 break;
@@ -657,85 +661,199 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
         // the first len0 from `out0`, the others from `out1` after them (o + len0 <= room:
         // the address is within `dst` or one past its end).
         unsafe {
-            _mm512_mask_storeu_epi8(d.add(o), first_lanes64(len0), out0);
-            _mm512_mask_storeu_epi8(d.add(o + len0), first_lanes64(len1), out1);
+            _mm512_mask_storeu_epi8(d.add(o), first_lanes64(len0), b.out0);
+            _mm512_mask_storeu_epi8(d.add(o + len0), first_lanes64(b.len1), b.out1);
         }
-        i += take;
-        o += len0 + len1;
+        i += b.take;
+        o += len0 + b.len1;
     }
     (2 * i, o)
 }
 
-/// Sixteen UTF-16 code units in `w` (those of `lanes`, which end neither inside a pair nor
-/// before a surrogate that is not half of one) as UTF-8, packed to the front; returns it and
-/// the mask of the bytes that count, one bit per byte of the sixteen 32-bit lanes. Bit `k`
-/// of the masks is unit `k`: `ascii` below U+0080, `below800` below U+0800, `lead` a high
-/// surrogate whose low one is the next unit (`next` holds each unit's next), `trail` that low
-/// one (with `PAIRS`; else none is).
+/// Thirty-two UTF-16 code units below U+0800 in `w` (bit `k` of `non_ascii` for unit `k`
+/// from U+0080) as UTF-8, packed to the front: each unit's one byte, or its two bytes
+/// [110bbbbb | 10cccccc] in its 16-bit lane; `bytes` has the bits of the lanes' bytes that
+/// are units of the block (the first `2k` for `k` units).
 ///
 /// # Safety
-/// AVX-512 F/BW/VL/VBMI2 present (the caller's target features, into which this is inlined).
+/// AVX-512 F/BW/VBMI2 present (the caller's target features, into which this is inlined).
 #[inline(always)]
-unsafe fn utf16x16_to_utf8_512<const PAIRS: bool>(
-    w: __m256i,
-    next: __m256i,
+unsafe fn below_800_512(w: __m512i, non_ascii: u32, bytes: u64) -> __m512i {
+    // [00bbbbbb | 00cccccc]: the bits of the lead (below 0x20: at most 11 bits in all) in
+    // the low byte, the last 6 in the high one; then the marks 110 and 10 added.
+    let groups = _mm512_ternarylogic_epi32::<0xA8>(
+        _mm512_srli_epi16::<6>(w),
+        _mm512_slli_epi16::<8>(w),
+        _mm512_set1_epi16(0x3F3F),
+    );
+    let v = _mm512_mask_add_epi16(w, non_ascii, groups, _mm512_set1_epi16(0x80C0u16 as i16));
+    // Nothing to pack when every unit has two bytes (Greek, Cyrillic, Hebrew). (Bochs 2.7,
+    // the emulator of scripts/test-avx512.sh, gives zeros for `vpcompressb` with all 64 mask
+    // bits set.)
+    if non_ascii == !0 {
+        return v;
+    }
+    // A lane's low byte always counts; its high byte (10cccccc, else zero) when its top bit
+    // is set.
+    let keep = (_mm512_movepi8_mask(v) | 0x5555_5555_5555_5555) & bytes;
+    _mm512_maskz_compress_epi8(keep, v)
+}
+
+/// A block of UTF-16 code units with some of U+0800 or above, as UTF-8: the units taken
+/// (`take`; 0 before a surrogate that is not half of a pair), the UTF-8 of the first sixteen
+/// packed to the front of `out0` (`m0` the mask of the bytes, before packing, that count:
+/// its population count is their length) and that of the others in `out1` (`len1` bytes).
+struct Wide {
+    take: usize,
+    out0: __m512i,
+    m0: u64,
+    out1: __m512i,
+    len1: usize,
+}
+
+/// The first `k` (1 to 32) UTF-16 code units in `w` (zero after them) as UTF-8 ([`Wide`]):
+/// bit `j` of `non_ascii` and `big` is set for unit `j` from U+0080 and from U+0800 on. The
+/// block ends before the first surrogate that is not half of a pair (a high one in the last
+/// lane included: its low one is in the next block or past the end of `src`).
+///
+/// # Safety
+/// AVX-512 F/BW/VBMI/VBMI2 present (the caller's target features, into which this is
+/// inlined).
+#[inline(always)]
+unsafe fn wide_block(w: __m512i, k: usize, non_ascii: u32, big: u32) -> Wide {
+    let lanes = first_lanes64(k) as u32;
+    let sur = _mm512_mask_cmpeq_epi16_mask(
+        lanes,
+        _mm512_and_si512(w, _mm512_set1_epi16(0xF800u16 as i16)),
+        _mm512_set1_epi16(0xD800u16 as i16),
+    );
+    let (ascii, below800) = (!non_ascii, !big);
+    // SAFETY (both arms): the caller's target features.
+    let ((out0, m0), (out1, m1), take) = if sur == 0 {
+        let (a, b) = unsafe { wide_halves::<false>(w, ascii, below800, 0, lanes) };
+        (a, b, k)
+    } else {
+        // High surrogates have bit 10 clear, low ones set; `lead`: a high one whose next
+        // unit is a low one, `trail` that low one.
+        let high = _mm512_mask_testn_epi16_mask(sur, w, _mm512_set1_epi16(0x400));
+        let low = sur & !high;
+        let (lead, trail) = (high & (low >> 1), low & (high << 1));
+        let lone = sur & !(lead | trail);
+        let take = k.min(lone.trailing_zeros() as usize);
+        if take == 0 {
+            let z = _mm512_setzero_si512();
+            return Wide {
+                take,
+                out0: z,
+                m0: 0,
+                out1: z,
+                len1: 0,
+            };
+        }
+        // A pair in the block's units has both halves in them: its high half's next unit is
+        // not a lone surrogate, so not the unit `take`.
+        let out = first_lanes64(take) as u32 & !trail;
+        let (a, b) = unsafe { wide_halves::<true>(w, ascii, below800, lead, out) };
+        (a, b, take)
+    };
+    Wide {
+        take,
+        out0,
+        m0,
+        out1,
+        len1: m1.count_ones() as usize,
+    }
+}
+
+/// The two halves of a block ([`wide_block`]), each widened to sixteen 32-bit lanes: bit `j`
+/// of the masks for unit `j`, `lead` the high halves of pairs (with `PAIRS`; else none),
+/// `out` the units that have bytes of output (not the low halves of pairs, not those past
+/// the block's end). Returns each half's bytes packed to the front, with the mask of the
+/// bytes (before packing) that count.
+///
+/// # Safety
+/// AVX-512 F/BW/VBMI/VBMI2 present (the caller's target features, into which this is
+/// inlined).
+#[inline(always)]
+unsafe fn wide_halves<const PAIRS: bool>(
+    w: __m512i,
     ascii: u32,
     below800: u32,
     lead: u32,
-    trail: u32,
-    lanes: u32,
-) -> (__m512i, u64) {
-    let (ascii, below800, lanes) = (ascii as u16, below800 as u16, lanes as u16);
-    let u = _mm512_cvtepu16_epi32(w);
-    let (low6, cont) = (_mm512_set1_epi32(0x3F), _mm512_set1_epi32(0x80));
-    // 10xxxxxx of the bits of `v` from bit `S` on.
-    macro_rules! cont_at {
-        ($v:expr, $s:literal) => {
-            _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32::<$s>($v), low6), cont)
-        };
-    }
-    // [1110aaaa 10bbbbbb 10cccccc], [110bbbbb 10cccccc] and the ASCII byte, in byte order.
-    let three = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32::<12>(u), _mm512_set1_epi32(0xE0)),
-        _mm512_or_si512(
-            _mm512_slli_epi32::<8>(cont_at!(u, 6)),
-            _mm512_slli_epi32::<16>(cont_at!(u, 0)),
-        ),
-    );
-    let two = _mm512_or_si512(
-        _mm512_or_si512(_mm512_srli_epi32::<6>(u), _mm512_set1_epi32(0xC0)),
-        _mm512_slli_epi32::<8>(cont_at!(u, 0)),
-    );
-    let mut bytes =
-        _mm512_mask_blend_epi32(ascii, _mm512_mask_blend_epi32(below800, three, two), u);
-    let mut keep = _mm512_mask_blend_epi32(
-        below800,
-        _mm512_set1_epi32(0xFF_FFFF),
-        _mm512_set1_epi32(0xFFFF),
-    );
-    keep = _mm512_mask_mov_epi32(keep, ascii, _mm512_set1_epi32(0xFF));
+    out: u32,
+) -> ((__m512i, u64), (__m512i, u64)) {
+    let mut lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
+    let mut hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(w));
     if PAIRS {
-        let (lead, trail) = (lead as u16, trail as u16);
-        // The pair's scalar value, (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000, as
-        // [11110aaa 10bbbbbb 10cccccc 10dddddd].
-        let c = _mm512_sub_epi32(
-            _mm512_add_epi32(_mm512_slli_epi32::<10>(u), _mm512_cvtepu16_epi32(next)),
-            _mm512_set1_epi32(0x035F_DC00),
+        // A pair's scalar value in its high half's lane: (high - 0xD800) << 10 + (low -
+        // 0xDC00) + 0x10000, the low half being the next lane's unit.
+        let bias = _mm512_set1_epi32(0x035F_DC00);
+        let lo_next = _mm512_alignr_epi32::<1>(hi, lo);
+        let hi_next = _mm512_alignr_epi32::<1>(lo, hi);
+        lo = _mm512_mask_add_epi32(
+            lo,
+            lead as u16,
+            _mm512_slli_epi32::<10>(lo),
+            _mm512_sub_epi32(lo_next, bias),
         );
-        let four = _mm512_or_si512(
-            _mm512_or_si512(_mm512_srli_epi32::<18>(c), _mm512_set1_epi32(0xF0)),
-            _mm512_or_si512(
-                _mm512_or_si512(
-                    _mm512_slli_epi32::<8>(cont_at!(c, 12)),
-                    _mm512_slli_epi32::<16>(cont_at!(c, 6)),
-                ),
-                _mm512_slli_epi32::<24>(cont_at!(c, 0)),
-            ),
+        hi = _mm512_mask_add_epi32(
+            hi,
+            (lead >> 16) as u16,
+            _mm512_slli_epi32::<10>(hi),
+            _mm512_sub_epi32(hi_next, bias),
         );
-        bytes = _mm512_mask_mov_epi32(bytes, lead, four);
-        keep = _mm512_mask_mov_epi32(keep, lead, _mm512_set1_epi32(-1));
-        keep = _mm512_mask_mov_epi32(keep, trail, _mm512_setzero_si512());
     }
-    let m = _mm512_movepi8_mask(_mm512_maskz_mov_epi32(lanes, keep));
-    (_mm512_maskz_compress_epi8(m, bytes), m)
+    // SAFETY: the caller's target features.
+    unsafe {
+        (
+            wide_half::<PAIRS>(lo, ascii as u16, below800 as u16, lead as u16, out as u16),
+            wide_half::<PAIRS>(
+                hi,
+                (ascii >> 16) as u16,
+                (below800 >> 16) as u16,
+                (lead >> 16) as u16,
+                (out >> 16) as u16,
+            ),
+        )
+    }
+}
+
+/// Sixteen scalar values in 32-bit lanes (masks as for [`wide_halves`], bit `j` for lane `j`)
+/// as UTF-8 packed to the front, with the mask of the bytes (before packing) that count.
+///
+/// Each lane becomes the bytes [c >> 18, c >> 12, c >> 6, c] (`vpmultishiftqb`), each cut
+/// to 6 bits, with the marks of the lane's length added: `F0 80 80 80` for four bytes,
+/// `00 E0 80 80` for three, `00 00 C0 80` for two, and an ASCII lane is `00 00 00 c`. The
+/// bytes that count are those from the lead on: the nonzero ones and the last one (the
+/// least value 01 01 01 00); none of a lane without output (the least value FF, which no
+/// byte reaches: a lead is at most F4).
+///
+/// # Safety
+/// AVX-512 F/BW/VBMI/VBMI2 present (the caller's target features, into which this is
+/// inlined).
+#[inline(always)]
+unsafe fn wide_half<const PAIRS: bool>(
+    u: __m512i,
+    ascii: u16,
+    below800: u16,
+    lead: u16,
+    out: u16,
+) -> (__m512i, u64) {
+    // Bytes 0-3 of a lane from bits 18, 12, 6 and 0 of it; bytes 4-7 of the next lane's.
+    let groups = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x2026_2C32_0006_0C12), u);
+    let mut marks = _mm512_mask_blend_epi32(
+        below800,
+        _mm512_set1_epi32(0x8080_E000u32 as i32),
+        _mm512_set1_epi32(0x80C0_0000u32 as i32),
+    );
+    if PAIRS {
+        marks = _mm512_mask_mov_epi32(marks, lead, _mm512_set1_epi32(0x8080_80F0u32 as i32));
+    }
+    // (groups & 0x3F) | marks.
+    let mut bytes =
+        _mm512_ternarylogic_epi32::<0xEA>(groups, _mm512_set1_epi32(0x3F3F_3F3F), marks);
+    bytes = _mm512_mask_slli_epi32::<24>(bytes, ascii, u);
+    let least = _mm512_mask_blend_epi32(out, _mm512_set1_epi32(-1), _mm512_set1_epi32(0x0001_0101));
+    let keep = _mm512_cmpge_epu8_mask(bytes, least);
+    (_mm512_maskz_compress_epi8(keep, bytes), keep)
 }
