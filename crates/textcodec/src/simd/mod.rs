@@ -88,7 +88,12 @@ pub fn detected_level() -> Level {
                 if std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512vbmi")
                     && std::is_x86_feature_detected!("avx512vbmi2")
+                    && std::is_x86_feature_detected!("popcnt")
+                    && std::is_x86_feature_detected!("bmi1")
+                    && std::is_x86_feature_detected!("bmi2")
+                    && std::is_x86_feature_detected!("lzcnt")
                 {
                     return Level::Avx512;
                 }
@@ -102,7 +107,12 @@ pub fn detected_level() -> Level {
                     target_feature = "avx512f",
                     target_feature = "avx512bw",
                     target_feature = "avx512vl",
-                    target_feature = "avx512vbmi2"
+                    target_feature = "avx512vbmi",
+                    target_feature = "avx512vbmi2",
+                    target_feature = "popcnt",
+                    target_feature = "bmi1",
+                    target_feature = "bmi2",
+                    target_feature = "lzcnt"
                 )) {
                     return Level::Avx512;
                 }
