@@ -732,7 +732,8 @@ fn block_end(b62: u8, b63: u8) -> usize {
 /// The constant vectors of [`utf8_to_utf16_block512`].
 struct Tables512 {
     /// Per low six bits of a lead, its part of the high byte of the unit: bits 2..4 of a
-    /// two-byte lead (C0..DF), the low four bits shifted by four of a three-byte one (E0..EF).
+    /// two-byte lead (C2..DF), the low four bits shifted by four of a three-byte one
+    /// (E0..EF); 0x08 (a bit neither has in its part) for C0, C1 and F0..FF.
     lead_high: __m512i,
     /// Per low six bits of a three-byte character's second byte, its part of the high byte
     /// of the unit (those bits shifted right by two).
@@ -747,12 +748,12 @@ static TABLES512: [[u8; 64]; 4] = {
     let mut t = [[0u8; 64]; 4];
     let mut j = 0;
     while j < 64 {
-        t[0][j] = if j < 0x20 {
+        t[0][j] = if j < 2 || j >= 0x30 {
+            0x08
+        } else if j < 0x20 {
             (j >> 2) as u8 & 7
-        } else if j < 0x30 {
-            (j as u8 & 0x0F) << 4
         } else {
-            0
+            (j as u8 & 0x0F) << 4
         };
         t[1][j] = (j >> 2) as u8;
         t[2][j] = if j % 2 == 0 { j / 2 } else { 64 + j / 2 } as u8;
@@ -798,7 +799,7 @@ impl Tables512 {
 /// bytes 62 and 63 earlier than the masks: see [`block_end`]).
 ///
 /// # Safety
-/// AVX-512 F/BW/VL/VBMI/VBMI2 and POPCNT present; `v` holds the 64 bytes at `s` (zeros past
+/// AVX-512 F/BW/VL/VBMI/VBMI2, POPCNT and BMI2 present; `v` holds the 64 bytes at `s` (zeros past
 /// `avail`); the `avail.min(66)` bytes at `s` readable (66 with `FULL`); `end <= avail` and
 /// `end <= 64`; `room` units at `d` writable (64 with `FULL`).
 #[allow(clippy::too_many_arguments)]
@@ -838,8 +839,6 @@ unsafe fn utf8_to_utf16_block512<const FULL: bool>(
     let starts = !cont;
     // Where a continuation byte is expected and there is none, or there is one unexpected.
     let mismatch = (lead << 1 | lead3 << 2) ^ cont;
-    // Leads C0 and C1 (overlong).
-    let mut bad = lead & !_mm512_cmpge_epu8_mask(v, byte(0xC2));
     // The low bytes of the units: the byte for ASCII, else bits 0..1 of the lead (or of the
     // second byte of a three-byte character) then the low six bits of the byte after it.
     let (t, u) = if lead3 == 0 {
@@ -853,24 +852,25 @@ unsafe fn utf8_to_utf16_block512<const FULL: bool>(
     };
     let lo = _mm512_ternarylogic_epi32::<0xCA>(byte(0xC0), _mm512_slli_epi16::<6>(t), u);
     let lo = _mm512_mask_blend_epi8(high, v, lo);
-    // The high bytes (zero for ASCII).
-    let mut hi = _mm512_maskz_permutexvar_epi8(high, v, tables.lead_high);
+    // The high bytes, zero for ASCII (and continuation bytes); the leads' part has bit 3 set
+    // for the leads C0 and C1 (overlong) and F0..FF (four-byte leads, bytes F5..FF).
+    let mut hi = _mm512_maskz_permutexvar_epi8(lead, v, tables.lead_high);
+    let mut bad = _mm512_test_epi8_mask(hi, byte(0x08));
     if lead3 != 0 {
         hi = _mm512_or_si512(
             hi,
             _mm512_maskz_permutexvar_epi8(lead3, n1, tables.second_high),
         );
-        // Four-byte leads and bytes F5..FF; three-byte characters below U+0800 (E0 then
-        // 80..9F: high byte below 0x08) and surrogates (ED then A0..BF: D8..DF).
+        // Three-byte characters below U+0800 (E0 then 80..9F: high byte below 0x08) and
+        // surrogates (ED then A0..BF: D8..DF).
         let low = _mm512_min_epu8(hi, _mm512_xor_si512(hi, byte(0xD8)));
-        bad |= _mm512_cmpge_epu8_mask(v, byte(0xF0))
-            | _mm512_mask_cmplt_epu8_mask(lead3, low, byte(0x08));
+        bad |= _mm512_mask_cmplt_epu8_mask(lead3, low, byte(0x08));
     }
     // The characters taken: those before `end`, or before the first problem (before the
     // last start before a mismatch; before a bad lead). A mismatch at `end` (a start) is a
     // character cut off there.
     let mut q = end;
-    if (mismatch | bad) & first_lanes64(end + 1) != 0 {
+    if _bzhi_u64(mismatch | bad, end as u32 + 1) != 0 {
         if mismatch != 0 {
             let before = starts & first_lanes64(mismatch.trailing_zeros() as usize);
             q = q.min(if before == 0 {
@@ -881,7 +881,7 @@ unsafe fn utf8_to_utf16_block512<const FULL: bool>(
         }
         q = q.min(bad.trailing_zeros() as usize);
     }
-    let taken = starts & first_lanes64(q);
+    let taken = _bzhi_u64(starts, q as u32);
     let units = taken.count_ones() as usize;
     if q == 0 || units > room {
         return (0, 0);
@@ -890,15 +890,15 @@ unsafe fn utf8_to_utf16_block512<const FULL: bool>(
     let u1 = _mm512_permutex2var_epi8(lo, tables.interleave[1], hi);
     let c0 = _mm512_maskz_compress_epi16(taken as u32, u0);
     let c1 = _mm512_maskz_compress_epi16((taken >> 32) as u32, u1);
-    let k0 = (taken as u32).count_ones() as usize;
+    let k0 = (taken as u32).count_ones();
     // SAFETY: units 0..units at d (units <= room): the first k0 from c0, the others from c1
     // after them; the second store's address is only computed (wrapping) when none of its
     // lanes is stored.
     unsafe {
-        _mm512_mask_storeu_epi16(d as *mut i16, first_lanes64(k0) as u32, c0);
+        _mm512_mask_storeu_epi16(d as *mut i16, _bzhi_u32(!0, k0), c0);
         _mm512_mask_storeu_epi16(
-            (d as *mut i16).wrapping_add(k0),
-            first_lanes64(units - k0) as u32,
+            (d as *mut i16).wrapping_add(k0 as usize),
+            _bzhi_u32(!0, units as u32 - k0),
             c1,
         );
     }
