@@ -627,7 +627,10 @@ unsafe fn utf8_to_utf16_avx512_impl(src: &[u8], start: usize, dst: &mut [u16]) -
     // SAFETY: AVX-512 F is present; the tables are 64 bytes each.
     let tables = unsafe { Tables512::load() };
     let (mut i, mut o) = (start, 0usize);
-    while i + 66 <= n && o + 64 <= room {
+    // The blocks write at most a unit per byte read (o <= i - start): up to `last`, 66
+    // bytes remain in `src` and there is room for 64 units in `dst`.
+    let last = n.min(start + room + 2).checked_sub(66);
+    while last.is_some_and(|last| i <= last) {
         // SAFETY: i + 64 <= src.len(); unaligned loads. (The halves, for ASCII ones are
         // widened as they are: taking the upper half of a 64-byte vector costs a shuffle, on
         // the port of the widening.)
