@@ -136,12 +136,13 @@ pub(super) unsafe fn utf8_to_utf16_block64(
     // The block starts at a character boundary: the bytes before it end a character, which
     // the check sees as it sees ASCII (zeros). Bytes F0..FF (four-byte leads, invalid bytes)
     // are left to the exact path.
+    let max = _mm256_max_epu8(a, b);
     let err = _mm256_or_si256(
         _mm256_or_si256(
             check_block(a, _mm256_setzero_si256(), t1h, t1l, t2h),
             check_block(b, a, t1h, t1l, t2h),
         ),
-        _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xEFu8 as i8)),
+        _mm256_subs_epu8(max, _mm256_set1_epi8(0xEFu8 as i8)),
     );
     if _mm256_testz_si256(err, err) == 0 {
         return None;
@@ -153,8 +154,10 @@ pub(super) unsafe fn utf8_to_utf16_block64(
     // A character that runs past the block (a lead in its last byte, or a three-byte lead in
     // the one before: the check above saw that lead followed by a continuation) is left for
     // the next one; the check saw no further than the block, so it must not count here.
-    let e63 = (src[i + 63] >= 0xC0) as usize;
-    let e62 = (src[i + 62] >= 0xE0) as usize & (e63 ^ 1);
+    // SAFETY: i + 64 <= src.len() (the caller's contract).
+    let (b62, b63) = unsafe { (*s.add(i + 62), *s.add(i + 63)) };
+    let e63 = (b63 >= 0xC0) as usize;
+    let e62 = (b62 >= 0xE0) as usize & (e63 ^ 1);
     let end = 64 - e63 - 2 * e62;
     // Lanes left out: continuation bytes, and the bytes from `end` on.
     let drop = conts | !(u64::MAX >> (64 - end));
@@ -176,8 +179,19 @@ pub(super) unsafe fn utf8_to_utf16_block64(
         // first call writes at most 32 units and the second w <= 32 more (at most a unit per
         // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
         unsafe {
-            w = convert32(s.add(i), drop as u32, base, ahead, o);
-            w += convert32(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            let three = _mm256_testz_si256(
+                _mm256_subs_epu8(max, _mm256_set1_epi8(0xDFu8 as i8)),
+                _mm256_set1_epi8(-1),
+            ) == 0;
+            if three {
+                w = convert32::<true>(s.add(i), drop as u32, base, ahead, o);
+                w += convert32::<true>(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            } else {
+                // No three-byte lead (Cyrillic, Greek, Hebrew, Arabic, Latin letters): the
+                // simpler conversion.
+                w = convert32::<false>(s.add(i), drop as u32, base, ahead, o);
+                w += convert32::<false>(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            }
         }
         return Some((end, w));
     }
@@ -264,14 +278,15 @@ pub(super) unsafe fn values16(s: *const u8) -> __m256i {
 /// position, the unit of the character starting there, for a byte below 0x80 or a two- or
 /// three-byte lead followed by its (valid) continuation bytes, computed as its low and high
 /// bytes for all 32 positions at once. Returns the units kept (four stores of 8 units at unit
-/// `at` of the kernel's output `d`, after `ahead` is advanced to their output's end).
+/// `at` of the kernel's output `d`, after `ahead` is advanced to their output's end). Without
+/// `THREE`, the 32 bytes hold no three-byte lead (E0..EF).
 ///
 /// # Safety
-/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` (in units) + `at`
-/// writable.
+/// AVX2 must be present, the 34 bytes at `s` readable (33 without `THREE`) and 32 units at
+/// `d` (in units) + `at` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn convert32(
+pub(super) unsafe fn convert32<const THREE: bool>(
     s: *const u8,
     drop: u32,
     d: *mut u8,
@@ -279,33 +294,46 @@ pub(super) unsafe fn convert32(
     at: usize,
 ) -> usize {
     // SAFETY: the caller's contract; unaligned loads.
-    let (b, n1, n2) = unsafe {
+    let (b, n1) = unsafe {
         (
             _mm256_loadu_si256(s as *const __m256i),
             _mm256_loadu_si256(s.add(1) as *const __m256i),
-            _mm256_loadu_si256(s.add(2) as *const __m256i),
         )
     };
     let byte = |v: u8| _mm256_set1_epi8(v as i8);
-    // Three-byte leads E0..EF (and ASCII, for which the result is b below).
-    let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
     // A two-byte character's unit is (b & 0x1F) << 6 | n1 & 0x3F; a three-byte one's is
     // (b & 0x0F) << 12 | (n1 & 0x3F) << 6 | n2 & 0x3F: the low byte is t << 6 | u & 0x3F and
     // the high byte t >> 2 & 0x0F (but for b's low nibble of a three-byte lead), with (t, u)
     // = (b, n1) or (n1, n2). (A two-byte lead's b >> 2 & 0x0F is its bits 2..4.)
-    let t = _mm256_blendv_epi8(b, n1, lead3);
-    let u = _mm256_blendv_epi8(n1, n2, lead3);
+    let (t, u, lead3) = if THREE {
+        // SAFETY: the caller's contract; an unaligned load.
+        let n2 = unsafe { _mm256_loadu_si256(s.add(2) as *const __m256i) };
+        // Three-byte leads E0..EF (and ASCII, for which the result is b below).
+        let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
+        (
+            _mm256_blendv_epi8(b, n1, lead3),
+            _mm256_blendv_epi8(n1, n2, lead3),
+            lead3,
+        )
+    } else {
+        (b, n1, _mm256_setzero_si256())
+    };
     let lo = _mm256_or_si256(
         _mm256_and_si256(_mm256_slli_epi16::<6>(t), byte(0xC0)),
         _mm256_and_si256(u, byte(0x3F)),
     );
-    let hi = _mm256_or_si256(
-        _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F)),
-        _mm256_and_si256(
-            _mm256_slli_epi16::<4>(b),
-            _mm256_and_si256(lead3, byte(0xF0)),
-        ),
-    );
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F));
+    let hi = if THREE {
+        _mm256_or_si256(
+            hi,
+            _mm256_and_si256(
+                _mm256_slli_epi16::<4>(b),
+                _mm256_and_si256(lead3, byte(0xF0)),
+            ),
+        )
+    } else {
+        hi
+    };
     // ASCII (sign bit clear): the byte itself.
     let lo = _mm256_blendv_epi8(b, lo, b);
     let hi = _mm256_blendv_epi8(_mm256_setzero_si256(), hi, b);
