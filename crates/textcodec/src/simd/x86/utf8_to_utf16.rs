@@ -136,13 +136,12 @@ pub(super) unsafe fn utf8_to_utf16_block64(
     // The block starts at a character boundary: the bytes before it end a character, which
     // the check sees as it sees ASCII (zeros). Bytes F0..FF (four-byte leads, invalid bytes)
     // are left to the exact path.
-    let max = _mm256_max_epu8(a, b);
     let err = _mm256_or_si256(
         _mm256_or_si256(
             check_block(a, _mm256_setzero_si256(), t1h, t1l, t2h),
             check_block(b, a, t1h, t1l, t2h),
         ),
-        _mm256_subs_epu8(max, _mm256_set1_epi8(0xEFu8 as i8)),
+        _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xEFu8 as i8)),
     );
     if _mm256_testz_si256(err, err) == 0 {
         return None;
@@ -179,11 +178,10 @@ pub(super) unsafe fn utf8_to_utf16_block64(
         // first call writes at most 32 units and the second w <= 32 more (at most a unit per
         // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
         unsafe {
-            let three = _mm256_testz_si256(
-                _mm256_subs_epu8(max, _mm256_set1_epi8(0xDFu8 as i8)),
-                _mm256_set1_epi8(-1),
-            ) == 0;
-            if three {
+            // Two continuation bytes in a row are those of a three-byte character (the check
+            // above has seen no four-byte lead); a three-byte lead in byte 62 or 63 is
+            // dropped, whatever its lanes hold.
+            if conts & conts << 1 != 0 {
                 w = convert32::<true>(s.add(i), drop as u32, base, ahead, o);
                 w += convert32::<true>(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
             } else {
