@@ -33,10 +33,11 @@ pub enum Level {
     /// aarch64 Advanced SIMD (NEON), part of every aarch64 Linux, Android, macOS and Windows
     /// target (used on little-endian aarch64; big-endian keeps the scalar code).
     Neon = 4,
-    /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL) and
-    /// second vector byte manipulation (VBMI2: `vpcompressb`) extensions, with AVX2: Ice Lake,
-    /// Tiger Lake, Sapphire Rapids, AMD Zen 4 and later (Skylake-X and Cascade Lake, without
-    /// VBMI2, use `Avx2`).
+    /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL), vector byte
+    /// manipulation (VBMI: `vpermb`, `vpermt2b`) and its second set (VBMI2: `vpcompressb`,
+    /// `vpcompressw`) extensions, with AVX2, POPCNT, BMI1, BMI2 and LZCNT (which every such
+    /// CPU has): Ice Lake, Tiger Lake, Sapphire Rapids, AMD Zen 4 and later (Skylake-X and
+    /// Cascade Lake, without VBMI and VBMI2, use `Avx2`).
     Avx512 = 5,
 }
 
