@@ -179,3 +179,67 @@ fn short_inputs_at_every_cut(level: Level, rng: &mut Rng) {
         }
     }
 }
+
+/// A malformed sequence at each place around the edges of the first blocks of 64 bytes (as
+/// the AVX-512 kernel cuts them, from the first byte that is not ASCII), among characters of
+/// one script: a stray continuation byte, a lead cut short by a lead or by ASCII, a bad
+/// second byte (an overlong or a surrogate), a four-byte character; each decoded whole and
+/// into small buffers, compared with encoding_rs.
+#[test]
+fn utf8_to_utf16_blocks_stop_at_a_stray_continuation_byte_near_a_block_edge() {
+    let best = detected_level();
+    let fills: &[&[&str]] = &[
+        &["é"],
+        &["火"],
+        &["ж", " "],
+        &["火", "é", "a"],
+        &["한", "글", " "],
+    ];
+    let damage: &[&[u8]] = &[
+        b"\x80",
+        b"\xBF",
+        b"\xBF\xBF",
+        b"\xC3",
+        b"\xC3\xC3",
+        b"\xE4\xB8",
+        b"\xE4\xB8\xE4",
+        b"\xE4",
+        b"\xC0\x80",
+        b"\xE0\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xF0\x9F\x98\x80",
+        b"\xF5\x80\x80",
+    ];
+    for &level in &common::dispatch_levels() {
+        assert_eq!(set_level(level), level);
+        for fill in fills {
+            for at in (56..=72).chain(118..=136) {
+                for bad in damage {
+                    let mut bytes = Vec::new();
+                    let mut k = 0;
+                    while bytes.len() < at {
+                        bytes.extend_from_slice(fill[k % fill.len()].as_bytes());
+                        k += 1;
+                    }
+                    // The damage at `at` or just after it (the fill's characters are up to
+                    // three bytes), then more of the fill.
+                    bytes.extend_from_slice(bad);
+                    while bytes.len() < 260 {
+                        bytes.extend_from_slice(fill[k % fill.len()].as_bytes());
+                        k += 1;
+                    }
+                    let (want, _) = encoding_rs::UTF_8.decode_without_bom_handling(&bytes);
+                    let want: Vec<u16> = want.encode_utf16().collect();
+                    for room in [bytes.len() + 4, 70, 130] {
+                        let got = decode_tc(&bytes, bytes.len(), room);
+                        assert!(
+                            got == want,
+                            "{level:?} room {room} at {at}: {bytes:02X?}\n got {got:04X?}\nwant {want:04X?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    set_level(best);
+}

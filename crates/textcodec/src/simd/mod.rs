@@ -33,10 +33,11 @@ pub enum Level {
     /// aarch64 Advanced SIMD (NEON), part of every aarch64 Linux, Android, macOS and Windows
     /// target (used on little-endian aarch64; big-endian keeps the scalar code).
     Neon = 4,
-    /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL) and the
-    /// vector byte manipulation (VBMI: `vpmultishiftqb`; VBMI2: `vpcompressb`) extensions,
-    /// with AVX2, BMI1, BMI2 and POPCNT: Ice Lake, Tiger Lake, Sapphire Rapids, AMD Zen 4 and
-    /// later (Skylake-X and Cascade Lake, without VBMI and VBMI2, use `Avx2`).
+    /// x86-64 AVX-512: the foundation (F), byte and word (BW), vector length (VL), vector byte
+    /// manipulation (VBMI: `vpermb`, `vpermt2b`) and its second set (VBMI2: `vpcompressb`,
+    /// `vpcompressw`) extensions, with AVX2, POPCNT, BMI1, BMI2 and LZCNT (which every such
+    /// CPU has): Ice Lake, Tiger Lake, Sapphire Rapids, AMD Zen 4 and later (Skylake-X and
+    /// Cascade Lake, without VBMI and VBMI2, use `Avx2`).
     Avx512 = 5,
 }
 
@@ -85,14 +86,15 @@ pub fn detected_level() -> Level {
         #[cfg(feature = "std")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                if std::is_x86_feature_detected!("bmi1")
-                    && std::is_x86_feature_detected!("bmi2")
-                    && std::is_x86_feature_detected!("popcnt")
-                    && std::is_x86_feature_detected!("avx512f")
+                if std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vl")
                     && std::is_x86_feature_detected!("avx512vbmi")
                     && std::is_x86_feature_detected!("avx512vbmi2")
+                    && std::is_x86_feature_detected!("popcnt")
+                    && std::is_x86_feature_detected!("bmi1")
+                    && std::is_x86_feature_detected!("bmi2")
+                    && std::is_x86_feature_detected!("lzcnt")
                 {
                     return Level::Avx512;
                 }
@@ -103,14 +105,15 @@ pub fn detected_level() -> Level {
         {
             if cfg!(target_feature = "avx2") {
                 if cfg!(all(
-                    target_feature = "bmi1",
-                    target_feature = "bmi2",
-                    target_feature = "popcnt",
                     target_feature = "avx512f",
                     target_feature = "avx512bw",
                     target_feature = "avx512vl",
                     target_feature = "avx512vbmi",
-                    target_feature = "avx512vbmi2"
+                    target_feature = "avx512vbmi2",
+                    target_feature = "popcnt",
+                    target_feature = "bmi1",
+                    target_feature = "bmi2",
+                    target_feature = "lzcnt"
                 )) {
                     return Level::Avx512;
                 }

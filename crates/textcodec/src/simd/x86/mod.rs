@@ -41,8 +41,9 @@ pub(crate) fn has_avx2() -> bool {
 }
 
 /// Whether the CPU has what the AVX-512 kernels enable (`#[target_feature(enable =
-/// "avx2,avx512f,avx512bw,avx512vl")]`, and `avx512vbmi,avx512vbmi2` for UTF-16 to UTF-8:
-/// the features `detected_level` checks for the level).
+/// "avx2,avx512f,avx512bw,avx512vl")]`, with `avx512vbmi`, `avx512vbmi2`, `popcnt`, `bmi1`,
+/// `bmi2` and `lzcnt` for the UTF-8 and UTF-16 conversions and UTF-8 validation: the features
+/// `detected_level` checks for the level).
 #[inline(always)]
 fn has_avx512() -> bool {
     detected_level() == Level::Avx512

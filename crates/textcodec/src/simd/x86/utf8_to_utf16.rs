@@ -153,8 +153,10 @@ pub(super) unsafe fn utf8_to_utf16_block64(
     // A character that runs past the block (a lead in its last byte, or a three-byte lead in
     // the one before: the check above saw that lead followed by a continuation) is left for
     // the next one; the check saw no further than the block, so it must not count here.
-    let e63 = (src[i + 63] >= 0xC0) as usize;
-    let e62 = (src[i + 62] >= 0xE0) as usize & (e63 ^ 1);
+    // SAFETY: i + 64 <= src.len() (the caller's contract).
+    let (b62, b63) = unsafe { (*s.add(i + 62), *s.add(i + 63)) };
+    let e63 = (b63 >= 0xC0) as usize;
+    let e62 = (b62 >= 0xE0) as usize & (e63 ^ 1);
     let end = 64 - e63 - 2 * e62;
     // Lanes left out: continuation bytes, and the bytes from `end` on.
     let drop = conts | !(u64::MAX >> (64 - end));
@@ -176,8 +178,18 @@ pub(super) unsafe fn utf8_to_utf16_block64(
         // first call writes at most 32 units and the second w <= 32 more (at most a unit per
         // byte), so the 32 units stored at o and at o + w are within dst (o + 80 <= dst.len()).
         unsafe {
-            w = convert32(s.add(i), drop as u32, base, ahead, o);
-            w += convert32(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            // Two continuation bytes in a row are those of a three-byte character (the check
+            // above has seen no four-byte lead); a three-byte lead in byte 62 or 63 is
+            // dropped, whatever its lanes hold.
+            if conts & conts << 1 != 0 {
+                w = convert32::<true>(s.add(i), drop as u32, base, ahead, o);
+                w += convert32::<true>(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            } else {
+                // No three-byte lead (Cyrillic, Greek, Hebrew, Arabic, Latin letters): the
+                // simpler conversion.
+                w = convert32::<false>(s.add(i), drop as u32, base, ahead, o);
+                w += convert32::<false>(s.add(i + 32), (drop >> 32) as u32, base, ahead, o + w);
+            }
         }
         return Some((end, w));
     }
@@ -264,14 +276,15 @@ pub(super) unsafe fn values16(s: *const u8) -> __m256i {
 /// position, the unit of the character starting there, for a byte below 0x80 or a two- or
 /// three-byte lead followed by its (valid) continuation bytes, computed as its low and high
 /// bytes for all 32 positions at once. Returns the units kept (four stores of 8 units at unit
-/// `at` of the kernel's output `d`, after `ahead` is advanced to their output's end).
+/// `at` of the kernel's output `d`, after `ahead` is advanced to their output's end). Without
+/// `THREE`, the 32 bytes hold no three-byte lead (E0..EF).
 ///
 /// # Safety
-/// AVX2 must be present, the 34 bytes at `s` readable and 32 units at `d` (in units) + `at`
-/// writable.
+/// AVX2 must be present, the 34 bytes at `s` readable (33 without `THREE`) and 32 units at
+/// `d` (in units) + `at` writable.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn convert32(
+pub(super) unsafe fn convert32<const THREE: bool>(
     s: *const u8,
     drop: u32,
     d: *mut u8,
@@ -279,33 +292,46 @@ pub(super) unsafe fn convert32(
     at: usize,
 ) -> usize {
     // SAFETY: the caller's contract; unaligned loads.
-    let (b, n1, n2) = unsafe {
+    let (b, n1) = unsafe {
         (
             _mm256_loadu_si256(s as *const __m256i),
             _mm256_loadu_si256(s.add(1) as *const __m256i),
-            _mm256_loadu_si256(s.add(2) as *const __m256i),
         )
     };
     let byte = |v: u8| _mm256_set1_epi8(v as i8);
-    // Three-byte leads E0..EF (and ASCII, for which the result is b below).
-    let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
     // A two-byte character's unit is (b & 0x1F) << 6 | n1 & 0x3F; a three-byte one's is
     // (b & 0x0F) << 12 | (n1 & 0x3F) << 6 | n2 & 0x3F: the low byte is t << 6 | u & 0x3F and
     // the high byte t >> 2 & 0x0F (but for b's low nibble of a three-byte lead), with (t, u)
     // = (b, n1) or (n1, n2). (A two-byte lead's b >> 2 & 0x0F is its bits 2..4.)
-    let t = _mm256_blendv_epi8(b, n1, lead3);
-    let u = _mm256_blendv_epi8(n1, n2, lead3);
+    let (t, u, lead3) = if THREE {
+        // SAFETY: the caller's contract; an unaligned load.
+        let n2 = unsafe { _mm256_loadu_si256(s.add(2) as *const __m256i) };
+        // Three-byte leads E0..EF (and ASCII, for which the result is b below).
+        let lead3 = _mm256_cmpgt_epi8(b, byte(0xDF));
+        (
+            _mm256_blendv_epi8(b, n1, lead3),
+            _mm256_blendv_epi8(n1, n2, lead3),
+            lead3,
+        )
+    } else {
+        (b, n1, _mm256_setzero_si256())
+    };
     let lo = _mm256_or_si256(
         _mm256_and_si256(_mm256_slli_epi16::<6>(t), byte(0xC0)),
         _mm256_and_si256(u, byte(0x3F)),
     );
-    let hi = _mm256_or_si256(
-        _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F)),
-        _mm256_and_si256(
-            _mm256_slli_epi16::<4>(b),
-            _mm256_and_si256(lead3, byte(0xF0)),
-        ),
-    );
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<2>(t), byte(0x0F));
+    let hi = if THREE {
+        _mm256_or_si256(
+            hi,
+            _mm256_and_si256(
+                _mm256_slli_epi16::<4>(b),
+                _mm256_and_si256(lead3, byte(0xF0)),
+            ),
+        )
+    } else {
+        hi
+    };
     // ASCII (sign bit clear): the byte itself.
     let lo = _mm256_blendv_epi8(b, lo, b);
     let hi = _mm256_blendv_epi8(_mm256_setzero_si256(), hi, b);
@@ -593,62 +619,92 @@ pub(super) unsafe fn convert16_exact(
 }
 
 /// UTF-8 to UTF-16 for one-, two- and three-byte characters that the spec's UTF-8 decoder
-/// accepts (AVX-512), from `src[start..]` (a character boundary) to `dst`, as
-/// [`utf8_to_utf16_avx2`] (the same contract, any length of `src`): returns (bytes read from
-/// `start`, units written). Reads nothing before `start` or past `src`, writes nothing past
-/// the units written. Stops, leaving the rest to the caller, before a four-byte sequence, an
-/// error, a character cut off by the end of `src`, or when `dst` has no room for the next
-/// step's units.
+/// accepts (AVX-512 with VBMI and VBMI2), from `src[start..]` (a character boundary) to
+/// `dst`, as [`utf8_to_utf16_avx2`] (the same contract, any length of `src`): returns (bytes
+/// read from `start`, units written). Reads nothing before `start` or past `src`, writes
+/// nothing past the units written. Stops, leaving the rest to the caller, before a four-byte
+/// sequence, an error, a character cut off by the end of `src`, or when `dst` has no room
+/// for the next block's units.
 ///
-/// Each step looks at the 64 bytes at `i` (masked past the end of `src`): ASCII ones are
-/// widened; otherwise they are validated with the lookup check of Keiser and Lemire
-/// ([`check_block512`], the three bytes before `i` as context), the UTF-16 unit of the
-/// character that would start at each of the first 32 positions is computed from its byte and
-/// the two after it, and the units of the positions where a character starts are compressed
-/// together (`vpcompressd`, sixteen positions at a time) and stored under a mask. The
-/// characters taken are those starting before the first character start at or after
-/// position 32, before a byte at or above 0xF0, and before the last start at or before the
-/// first flagged position (everything up to and including a start is unflagged: the
-/// characters before it are complete and valid).
+/// 64 bytes at a time: ASCII ones are widened; others go through [`utf8_to_utf16_block512`].
+/// Where 66 bytes remain and `dst` has room for 64 units, the loads are plain ones and the
+/// step is fixed by the bytes 62 and 63 alone (a short chain from one block to the next);
+/// the last bytes are loaded under masks.
 #[inline]
 pub(crate) fn utf8_to_utf16_avx512(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     if !has_avx512() || start > src.len() {
         return (0, 0);
     }
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); start <= src.len().
+    // SAFETY: AVX-512 F/BW/VL/VBMI/VBMI2, AVX2, POPCNT, BMI1, BMI2 and LZCNT are present
+    // (checked above: the features of the level); start <= src.len().
     let (i, o) = unsafe { utf8_to_utf16_avx512_impl(src, start, dst) };
     (i - start, o)
 }
 
 /// # Safety
-/// AVX-512 F/BW/VL and AVX2 present; `start <= src.len()`.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+/// AVX-512 F/BW/VL/VBMI/VBMI2, AVX2, POPCNT, BMI1, BMI2 and LZCNT present;
+/// `start <= src.len()`.
+#[target_feature(
+    enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,bmi1,bmi2,lzcnt"
+)]
 unsafe fn utf8_to_utf16_avx512_impl(src: &[u8], start: usize, dst: &mut [u16]) -> (usize, usize) {
     let (n, room) = (src.len(), dst.len());
-    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i16);
-    // SAFETY: AVX-512 F is present.
-    let tables = unsafe { tables512() };
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    // SAFETY: AVX-512 F is present; the tables are 64 bytes each.
+    let tables = unsafe { Tables512::load() };
     let (mut i, mut o) = (start, 0usize);
-    let (cont_bits, cont) = (
-        _mm512_set1_epi8(0xC0u8 as i8),
-        _mm512_set1_epi8(0x80u8 as i8),
-    );
-    let four = _mm512_set1_epi8(0xF0u8 as i8);
-    let (lead2, lead3) = (_mm512_set1_epi16(0xC0), _mm512_set1_epi16(0xE0));
-    let (low5, low6, low4) = (
-        _mm512_set1_epi16(0x1F),
-        _mm512_set1_epi16(0x3F),
-        _mm512_set1_epi16(0x0F),
-    );
+    // The blocks write at most a unit per byte read (o <= i - start): up to `last`, 66
+    // bytes remain in `src` and there is room for 64 units in `dst`.
+    let last = n.min(start + room + 2).checked_sub(66);
+    while last.is_some_and(|last| i <= last) {
+        // SAFETY: i + 64 <= src.len(); unaligned loads. (The halves, for ASCII ones are
+        // widened as they are: taking the upper half of a 64-byte vector costs a shuffle, on
+        // the port of the widening.)
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(s.add(i) as *const __m256i),
+                _mm256_loadu_si256(s.add(i + 32) as *const __m256i),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+            // SAFETY: o + 64 <= dst.len(); unaligned stores.
+            unsafe {
+                _mm512_storeu_si512(d.add(o) as *mut __m512i, _mm512_cvtepu8_epi16(a));
+                _mm512_storeu_si512(d.add(o + 32) as *mut __m512i, _mm512_cvtepu8_epi16(b));
+            }
+            i += 64;
+            o += 64;
+            continue;
+        }
+        // SAFETY: i + 64 <= src.len(); an unaligned load.
+        let v = unsafe { _mm512_loadu_si512(s.add(i) as *const __m512i) };
+        let high = _mm512_movepi8_mask(v);
+        // SAFETY: i + 64 <= src.len(); an unaligned load. (Volatile, so that it stays a load
+        // from memory: taken from `v`, the step would wait for the vector's load, and the
+        // next block's loads for the step.)
+        let [b62, b63] = unsafe { core::ptr::read_volatile(s.add(i + 62) as *const [u8; 2]) };
+        let end = block_end(b62, b63);
+        // SAFETY: the features are this function's; i + 66 <= src.len() and o + 64 <=
+        // dst.len(): the block reads the 66 bytes at i and writes at most `end` (<= 64) units.
+        let (r, w) = unsafe {
+            utf8_to_utf16_block512::<true>(v, high, s.add(i), 66, end, d.add(o), 64, &tables)
+        };
+        i += r;
+        o += w;
+        if r < end {
+            // An error, a four-byte character or a bad lead in the block: the caller's.
+            return (i, o);
+        }
+    }
+    // The last bytes, or the last units of room: masked loads and stores.
     while i < n {
-        let lanes = first_lanes64(n - i);
-        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src`; the others
-        // are not read (and are zero).
-        let window = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
-        if _mm512_movepi8_mask(window) == 0 {
-            // ASCII (after a character boundary: nothing to validate): widened.
-            let k = (n - i).min(64);
-            if o + k > room {
+        let avail = n - i;
+        // SAFETY: the lanes of the mask are bytes i..min(i + 64, n) of `src`.
+        let v = unsafe { _mm512_maskz_loadu_epi8(first_lanes64(avail), s.add(i) as *const i8) };
+        let high = _mm512_movepi8_mask(v);
+        if high == 0 {
+            let k = avail.min(64).min(room - o);
+            if k == 0 {
                 break;
             }
             let keep = first_lanes64(k);
@@ -657,104 +713,226 @@ unsafe fn utf8_to_utf16_avx512_impl(src: &[u8], start: usize, dst: &mut [u16]) -
             // stored.
             unsafe {
                 _mm512_mask_storeu_epi16(
-                    d.add(o),
+                    d.add(o) as *mut i16,
                     keep as u32,
-                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(window)),
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)),
                 );
                 _mm512_mask_storeu_epi16(
-                    d.wrapping_add(o + 32),
+                    (d as *mut i16).wrapping_add(o + 32),
                     (keep >> 32) as u32,
-                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(window)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v)),
                 );
             }
             i += k;
             o += k;
             continue;
         }
-        // The 64 bytes before `i`, from `start` on (zeros before it: a character boundary).
-        let before = if i - start >= 64 {
-            !0
-        } else {
-            !first_lanes64(64 - (i - start))
+        let byte = |k: usize| if k < avail { src[i + k] } else { 0 };
+        let end = block_end(byte(62), byte(63)).min(avail);
+        // SAFETY: the features are this function's; the block reads only bytes i..n of
+        // `src` (masked loads) and writes units o..room of `dst`.
+        let (r, w) = unsafe {
+            utf8_to_utf16_block512::<false>(
+                v,
+                high,
+                s.add(i),
+                avail,
+                end,
+                d.add(o),
+                room - o,
+                &tables,
+            )
         };
-        // SAFETY: the lanes of `before` are bytes max(start, i - 64)..i of `src` (the
-        // address is computed wrapping: the lanes before `start` are not read).
-        let prev = unsafe { _mm512_maskz_loadu_epi8(before, s.wrapping_add(i).wrapping_sub(64)) };
-        // SAFETY: AVX-512 F/BW/VL and AVX2 are present (this function's features).
-        let err = unsafe { check_block512(window, prev, tables) };
-        let flags = _mm512_test_epi8_mask(err, err);
-        // Where characters start (a lane past the end, zero, counts as one: the end).
-        let starts = _mm512_cmpneq_epi8_mask(_mm512_and_si512(window, cont_bits), cont);
-        let big = _mm512_cmpge_epu8_mask(window, four);
-        // The first start at or after 32, and the end of the input, bound the step.
-        let mut bound = ((starts >> 32).trailing_zeros() as usize + 32).min(n - i);
-        bound = bound.min(big.trailing_zeros() as usize);
-        if flags != 0 {
-            let first = flags.trailing_zeros() as usize;
-            if first == 0 {
-                break;
-            }
-            bound = bound.min(first - 1);
-        }
-        // The last start at or before `bound` (at most 64): the characters before it.
-        let below = starts & first_lanes64(bound + 1);
-        if below <= 1 {
+        i += r;
+        o += w;
+        if r < end {
             break;
         }
-        let q = 63 - below.leading_zeros() as usize;
-        let taken = starts & first_lanes64(q);
-        let units = taken.count_ones() as usize;
-        if o + units > room {
-            break;
-        }
-        // The units of the characters starting at the first 32 positions: each position's
-        // byte and the two after it (all within `src` for the characters taken).
-        let next = |k: usize| {
-            let m = first_lanes64((n - i).saturating_sub(k)) as u32;
-            // SAFETY: the lanes of `m` are bytes i + k..min(i + k + 32, n) of `src` (the
-            // address is computed wrapping: with no lane, it may lie past `src`).
-            _mm512_cvtepu8_epi16(unsafe { _mm256_maskz_loadu_epi8(m, s.wrapping_add(i + k)) })
-        };
-        let b0 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(window));
-        let (b1, b2) = (next(1), next(2));
-        let two = _mm512_or_si512(
-            _mm512_slli_epi16::<6>(_mm512_and_si512(b0, low5)),
-            _mm512_and_si512(b1, low6),
-        );
-        let three = _mm512_or_si512(
-            _mm512_or_si512(
-                _mm512_slli_epi16::<12>(_mm512_and_si512(b0, low4)),
-                _mm512_slli_epi16::<6>(_mm512_and_si512(b1, low6)),
-            ),
-            _mm512_and_si512(b2, low6),
-        );
-        let is2 = _mm512_cmpge_epu16_mask(b0, lead2);
-        let is3 = _mm512_cmpge_epu16_mask(b0, lead3);
-        let values = _mm512_mask_blend_epi16(is3, _mm512_mask_blend_epi16(is2, b0, two), three);
-        // The first sixteen positions, then the next sixteen, compressed and stored.
-        let (k_lo, k_hi) = (taken as u16, (taken >> 16) as u16);
-        let lo = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(
-            k_lo,
-            _mm512_cvtepu16_epi32(_mm512_castsi512_si256(values)),
-        ));
-        let hi = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(
-            k_hi,
-            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(values)),
-        ));
-        let n_lo = k_lo.count_ones() as usize;
-        // SAFETY: units o..o + units of `dst` (o + units <= room): the first n_lo from `lo`,
-        // the others from `hi` after them; the second store's address is only computed
-        // (wrapping) when none of its lanes is stored.
-        unsafe {
-            _mm256_mask_storeu_epi16(d.add(o), first_lanes64(n_lo) as u16, lo);
-            _mm256_mask_storeu_epi16(
-                d.wrapping_add(o + n_lo),
-                first_lanes64(units - n_lo) as u16,
-                hi,
-            );
-        }
-        i += q;
-        o += units;
     }
     (i, o)
+}
+
+/// Where the characters of a block of 64 bytes, starting at a character boundary, end, from
+/// its bytes 62 and 63: before a three-byte lead in byte 62, or else before a lead in byte
+/// 63 (a character that runs past the block); else at the end of the block.
+#[inline(always)]
+fn block_end(b62: u8, b63: u8) -> usize {
+    let (e62, e63) = ((b62 >= 0xE0) as usize, (b63 >= 0xC0) as usize);
+    64 - e63 - e62 * (2 - e63)
+}
+
+/// The constant vectors of [`utf8_to_utf16_block512`].
+struct Tables512 {
+    /// Per low six bits of a lead, its part of the high byte of the unit: bits 2..4 of a
+    /// two-byte lead (C2..DF), the low four bits shifted by four of a three-byte one
+    /// (E0..EF); 0x08 (a bit neither has in its part) for C0, C1 and F0..FF.
+    lead_high: __m512i,
+    /// Per low six bits of a three-byte character's second byte, its part of the high byte
+    /// of the unit (those bits shifted right by two).
+    second_high: __m512i,
+    /// The units of positions 0..32 and 32..64 from the low bytes (lanes 0..64) and the
+    /// high bytes (lanes 64..128) of `vpermt2b`.
+    interleave: [__m512i; 2],
+}
+
+/// The tables of [`Tables512`], in bytes.
+static TABLES512: [[u8; 64]; 4] = {
+    let mut t = [[0u8; 64]; 4];
+    let mut j = 0;
+    while j < 64 {
+        t[0][j] = if j < 2 || j >= 0x30 {
+            0x08
+        } else if j < 0x20 {
+            (j >> 2) as u8 & 7
+        } else {
+            (j as u8 & 0x0F) << 4
+        };
+        t[1][j] = (j >> 2) as u8;
+        t[2][j] = if j % 2 == 0 { j / 2 } else { 64 + j / 2 } as u8;
+        t[3][j] = if j % 2 == 0 { 32 + j / 2 } else { 96 + j / 2 } as u8;
+        j += 1;
+    }
+    t
+};
+
+impl Tables512 {
+    /// # Safety
+    /// AVX-512 F must be present.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn load() -> Self {
+        let at = |k: usize| {
+            // SAFETY: TABLES512[k] is 64 bytes; an unaligned load.
+            unsafe { _mm512_loadu_si512(TABLES512[k].as_ptr() as *const __m512i) }
+        };
+        Tables512 {
+            lead_high: at(0),
+            second_high: at(1),
+            interleave: [at(2), at(3)],
+        }
+    }
+}
+
+/// The block of 64 bytes `v` at `s` (a character boundary), not all ASCII (`high`: its bytes
+/// at or above 0x80), validated and converted to UTF-16 at `d` up to `end` or to the
+/// character before the first problem in it. Returns (bytes read, units written); it reads
+/// fewer than `end` bytes only at a problem (or with no room for the units, which it then
+/// does not write): a continuation byte where none is expected or no continuation byte where
+/// one is, a lead C0, C1 or F0..FF, a three-byte character below U+0800 or a surrogate.
+///
+/// Per position, masks say what the byte is (ASCII, continuation, two- or three-byte lead);
+/// the continuation bytes must be exactly those the leads call for. Then the UTF-16 unit of
+/// the character that would start at each of the 64 positions is built as a low and a high
+/// byte: the low byte from the lead (or the second byte) shifted by six and the next byte's
+/// low six bits, the high byte by table lookups (`vpermb`) of the lead's and, for three-byte
+/// characters, the second byte's low six bits. `vpermt2b` interleaves them into units, and
+/// `vpcompressw` keeps those of the positions where a character starts, 32 positions at a
+/// time. The block's characters end before `end` (an argument, for the caller may know the
+/// bytes 62 and 63 earlier than the masks: see [`block_end`]).
+///
+/// # Safety
+/// AVX-512 F/BW/VL/VBMI/VBMI2, POPCNT and BMI2 present; `v` holds the 64 bytes at `s` (zeros past
+/// `avail`); the `avail.min(66)` bytes at `s` readable (66 with `FULL`); `end <= avail` and
+/// `end <= 64`; `room` units at `d` writable (64 with `FULL`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn utf8_to_utf16_block512<const FULL: bool>(
+    v: __m512i,
+    high: u64,
+    s: *const u8,
+    avail: usize,
+    end: usize,
+    d: *mut u16,
+    room: usize,
+    tables: &Tables512,
+) -> (usize, usize) {
+    let byte = |b: u8| _mm512_set1_epi8(b as i8);
+    // The 64 bytes at s + k (k = 1 or 2): plain loads with `FULL`, else under a mask (zeros
+    // past `avail`).
+    let next = |k: usize| {
+        if FULL {
+            // SAFETY: 66 bytes at s are readable (the caller's contract).
+            unsafe { _mm512_loadu_si512(s.add(k) as *const __m512i) }
+        } else {
+            // SAFETY: the lanes of the mask are the bytes k..avail at s (the address is
+            // computed wrapping: with no lane, it may lie past them).
+            unsafe {
+                _mm512_maskz_loadu_epi8(
+                    first_lanes64(avail.saturating_sub(k)),
+                    s.wrapping_add(k) as *const i8,
+                )
+            }
+        }
+    };
+    let n1 = next(1);
+    let lead = _mm512_cmpge_epu8_mask(v, byte(0xC0));
+    let lead3 = _mm512_cmpge_epu8_mask(v, byte(0xE0));
+    let cont = high & !lead;
+    let starts = !cont;
+    // Where a continuation byte is expected and there is none, or there is one unexpected.
+    let mismatch = (lead << 1 | lead3 << 2) ^ cont;
+    // The low bytes of the units: the byte for ASCII, else bits 0..1 of the lead (or of the
+    // second byte of a three-byte character) then the low six bits of the byte after it.
+    let (t, u) = if lead3 == 0 {
+        (v, n1)
+    } else {
+        let n2 = next(2);
+        (
+            _mm512_mask_blend_epi8(lead3, v, n1),
+            _mm512_mask_blend_epi8(lead3, n1, n2),
+        )
+    };
+    let lo = _mm512_ternarylogic_epi32::<0xCA>(byte(0xC0), _mm512_slli_epi16::<6>(t), u);
+    let lo = _mm512_mask_blend_epi8(high, v, lo);
+    // The high bytes, zero for ASCII (and continuation bytes); the leads' part has bit 3 set
+    // for the leads C0 and C1 (overlong) and F0..FF (four-byte leads, bytes F5..FF).
+    let mut hi = _mm512_maskz_permutexvar_epi8(lead, v, tables.lead_high);
+    let mut bad = _mm512_test_epi8_mask(hi, byte(0x08));
+    if lead3 != 0 {
+        hi = _mm512_or_si512(
+            hi,
+            _mm512_maskz_permutexvar_epi8(lead3, n1, tables.second_high),
+        );
+        // Three-byte characters below U+0800 (E0 then 80..9F: high byte below 0x08) and
+        // surrogates (ED then A0..BF: D8..DF).
+        let low = _mm512_min_epu8(hi, _mm512_xor_si512(hi, byte(0xD8)));
+        bad |= _mm512_mask_cmplt_epu8_mask(lead3, low, byte(0x08));
+    }
+    // The characters taken: those before `end`, or before the first problem (before the
+    // last start before a mismatch; before a bad lead). A mismatch at `end` (a start) is a
+    // character cut off there.
+    let mut q = end;
+    if _bzhi_u64(mismatch | bad, end as u32 + 1) != 0 {
+        if mismatch != 0 {
+            let before = starts & first_lanes64(mismatch.trailing_zeros() as usize);
+            q = q.min(if before == 0 {
+                0
+            } else {
+                63 - before.leading_zeros() as usize
+            });
+        }
+        q = q.min(bad.trailing_zeros() as usize);
+    }
+    let taken = _bzhi_u64(starts, q as u32);
+    let units = taken.count_ones() as usize;
+    if q == 0 || units > room {
+        return (0, 0);
+    }
+    let u0 = _mm512_permutex2var_epi8(lo, tables.interleave[0], hi);
+    let u1 = _mm512_permutex2var_epi8(lo, tables.interleave[1], hi);
+    let c0 = _mm512_maskz_compress_epi16(taken as u32, u0);
+    let c1 = _mm512_maskz_compress_epi16((taken >> 32) as u32, u1);
+    let k0 = (taken as u32).count_ones();
+    // SAFETY: units 0..units at d (units <= room): the first k0 from c0, the others from c1
+    // after them; the second store's address is only computed (wrapping) when none of its
+    // lanes is stored.
+    unsafe {
+        _mm512_mask_storeu_epi16(d as *mut i16, _bzhi_u32(!0, k0), c0);
+        _mm512_mask_storeu_epi16(
+            (d as *mut i16).wrapping_add(k0 as usize),
+            _bzhi_u32(!0, units as u32 - k0),
+            c1,
+        );
+    }
+    (q, units)
 }
