@@ -88,6 +88,7 @@ pub fn detected_level() -> Level {
                 if std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512vbmi")
                     && std::is_x86_feature_detected!("avx512vbmi2")
                 {
                     return Level::Avx512;
@@ -102,6 +103,7 @@ pub fn detected_level() -> Level {
                     target_feature = "avx512f",
                     target_feature = "avx512bw",
                     target_feature = "avx512vl",
+                    target_feature = "avx512vbmi",
                     target_feature = "avx512vbmi2"
                 )) {
                     return Level::Avx512;

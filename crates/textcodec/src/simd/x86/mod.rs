@@ -41,8 +41,8 @@ pub(crate) fn has_avx2() -> bool {
 }
 
 /// Whether the CPU has what the AVX-512 kernels enable (`#[target_feature(enable =
-/// "avx2,avx512f,avx512bw,avx512vl")]`, and `avx512vbmi2` for UTF-16 to UTF-8: the features
-/// `detected_level` checks for the level).
+/// "avx2,avx512f,avx512bw,avx512vl")]`, `avx512vbmi` for UTF-8 validation and `avx512vbmi2`
+/// for UTF-16 to UTF-8: the features `detected_level` checks for the level).
 #[inline(always)]
 fn has_avx512() -> bool {
     detected_level() == Level::Avx512
