@@ -734,17 +734,12 @@ pub(crate) fn copy_valid_utf8_avx512(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
         return scalar::copy_valid_utf8(src, dst);
     }
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above) and `dst` is at least as
-    // long as `src`.
-    let (checked, kept) = unsafe { validate_blocks_avx512::<true>(src, dst) };
+    // SAFETY: AVX-512 F/BW/VL/VBMI and AVX2 are present (checked above) and `dst` is at
+    // least as long as `src`.
+    let checked = unsafe { validate_blocks_avx512::<true>(src, dst) };
+    // Nothing of a character cut at `checked` was stored: the scalar copy from its start
+    // writes what is valid, and nothing of `dst` after that was changed.
     let b = last_boundary(src, checked);
-    if b < checked {
-        // The last block copied ends inside a character, which may not be complete: the
-        // bytes of `dst` there are put back (`kept`: the four before that block's end, as
-        // they were before its store).
-        let kept = kept.to_le_bytes();
-        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
-    }
     b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
 }
 
@@ -757,7 +752,7 @@ pub(crate) fn valid_utf8_prefix_avx512(src: &[u8]) -> usize {
     }
     // SAFETY: AVX-512 F/BW/VL and AVX2 are present; without COPY nothing is written to the
     // empty `dst`.
-    let (checked, _) = unsafe { validate_blocks_avx512::<false>(src, &mut []) };
+    let checked = unsafe { validate_blocks_avx512::<false>(src, &mut []) };
     let b = last_boundary(src, checked);
     b + scalar::valid_utf8_prefix(&src[b..])
 }
@@ -866,10 +861,10 @@ unsafe fn check_at512(
 
 /// Validates `src` in blocks of 64 bytes (the last one shorter, loaded masked), copying the
 /// blocks that pass to `dst` if `COPY`; returns the length of the blocks that passed
-/// (everything before it is valid UTF-8 but for, possibly, a character cut at its end), which
-/// is where the last store ends, and the four bytes of `dst` before that end as they were
-/// before the store (when that end may be inside a character: not after ASCII, nor after the
-/// last, shorter block, which ends with its character since the zeros after it are checked).
+/// (everything before it is valid UTF-8 but for, possibly, a character cut at its end).
+/// Everything before that end is stored but such a character: the bytes of a character
+/// that a block does not finish are stored with the next block that passes (a masked
+/// store), so nothing of `dst` is read or put back.
 ///
 /// Four blocks (256 bytes) at a time, one test for ASCII and one error test each (the group
 /// copied once the test passed, from registers). A group of ASCII only needs the bytes
@@ -885,7 +880,7 @@ unsafe fn check_at512(
 /// # Safety
 /// AVX-512 F/BW/VL/VBMI and AVX2 present, and with `COPY` `dst` at least as long as `src`.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
-unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> (usize, u32) {
+unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
     let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     // SAFETY: AVX-512 F is present (this function's features).
@@ -900,13 +895,26 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -
             unsafe { _mm512_storeu_si512(d.add(j) as *mut _, v) }
         }
     };
-    // The four bytes of `dst` before `end`, to put back if a store ending there ends inside
-    // a character that is not complete.
-    let keep = |end: usize| {
+    // The lanes of the block `v` before the first byte of a character it does not finish
+    // (all of them if there is none): the lead bytes at 61 to 63 above INCOMPLETE_MAX64,
+    // the lowest one's bit isolated, less one.
+    let finished = |v: __m512i| {
+        let cut = _mm512_cmpgt_epu8_mask(v, incomplete_max);
+        (cut & cut.wrapping_neg()).wrapping_sub(1)
+    };
+    // With COPY, the block `v` at `j`, its lanes `lanes` of `dst`, and before it the lanes
+    // `pending` of the block before it that an earlier store left out (a character that
+    // block did not finish, now checked by the check of `v`).
+    let store_masked = |j: usize, v: __m512i, lanes: u64, p: __m512i, pending: u64| {
         if COPY {
-            unsafe { core::ptr::read_unaligned(d.add(end - 4) as *const u32) }
-        } else {
-            0
+            // SAFETY: the lanes of `lanes` are bytes of `dst` before n (callers pass them
+            // so), and `pending` is zero or the lanes of the 64 bytes before j (then j >= 64)
+            // not yet stored, before j <= n; a masked store writes no other byte, and
+            // `wrapping_sub` makes no pointer out of bounds for the others.
+            unsafe {
+                _mm512_mask_storeu_epi8(d.wrapping_add(j).wrapping_sub(64) as *mut i8, pending, p);
+                _mm512_mask_storeu_epi8(d.add(j) as *mut i8, lanes, v);
+            }
         }
     };
     let check = |v: __m512i, prev: __m512i| unsafe { check_block512(v, prev, tables) };
@@ -924,7 +932,8 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -
     };
     // The 64 bytes before `i` (zeros at the start).
     let mut prev = _mm512_setzero_si512();
-    let mut tail = 0u32;
+    // The lanes of `prev` not stored (a character it does not finish).
+    let mut pending = 0u64;
     // Whether the last group had no ASCII block (text without markup: CJK, Cyrillic...).
     let mut dense = false;
     let mut i = 0;
@@ -935,6 +944,10 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -
             // ASCII: an error if the bytes before end inside a sequence.
             if _mm512_cmpgt_epu8_mask(prev, incomplete_max) != 0 {
                 break;
+            }
+            // (So nothing is pending.)
+            for (k, &x) in v.iter().enumerate() {
+                store(i + 64 * k, x);
             }
         } else {
             let bad = if dense {
@@ -976,10 +989,12 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -
             if bad != 0 {
                 break;
             }
-            tail = keep(i + 256);
-        }
-        for (k, &x) in v.iter().enumerate() {
-            store(i + 64 * k, x);
+            let lanes = finished(v[3]);
+            store_masked(i, v[0], !0, prev, pending);
+            store(i + 64, v[1]);
+            store(i + 128, v[2]);
+            store_masked(i + 192, v[3], lanes, v[2], 0);
+            pending = !lanes;
         }
         prev = v[3];
         i += 256;
@@ -997,18 +1012,14 @@ unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -
             _mm512_test_epi8_mask(err, err)
         };
         if bad != 0 {
-            return (i, tail);
+            return i;
         }
-        if COPY {
-            if lanes == !0 {
-                tail = keep(i + 64);
-            }
-            // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `dst` (n <=
-            // dst.len(), the contract); no reference to them is live.
-            unsafe { _mm512_mask_storeu_epi8(d.add(i) as *mut i8, lanes, v) };
-        }
+        // The lanes of `lanes` are bytes i..min(i + 64, n).
+        let keep = lanes & finished(v);
+        store_masked(i, v, keep, prev, pending);
+        pending = lanes & !keep;
         prev = v;
         i += 64;
     }
-    (n, tail)
+    n
 }
