@@ -955,14 +955,15 @@ fn check_valid_utf8(src: &[u8]) {
 fn check_valid_utf8_avx512(src: &[u8]) {
     let want = scalar::valid_utf8_prefix(src);
     assert_eq!(x86::valid_utf8_prefix_avx512(src), want, "{:02X?}", src);
-    let mut dst = std::vec![0xA5u8; src.len() + 70];
+    // A different byte at each position: a byte put back at the wrong place shows.
+    let before: std::vec::Vec<u8> = (0..src.len() + 70)
+        .map(|k| (k as u8).wrapping_mul(37) ^ 0xA5)
+        .collect();
+    let mut dst = before.clone();
     let got = x86::copy_valid_utf8_avx512(src, &mut dst[..src.len()]);
     assert_eq!(got, want, "{:02X?}", src);
     assert_eq!(&dst[..got], &src[..got]);
-    assert!(
-        dst[got..].iter().all(|&b| b == 0xA5),
-        "wrote past: {src:02X?}"
-    );
+    assert!(dst[got..] == before[got..], "wrote past: {src:02X?}");
 }
 
 /// Text of ASCII and two-byte characters (the blocks the mask check takes), damaged at
@@ -1063,6 +1064,54 @@ fn utf8_validation_cut_before_ascii_block() {
         for tail in [&b"x\xE6\x97"[..], b"xx\xE6", b"\xF0\x9F\x98"] {
             let mut b = base.clone();
             b[edge - 3..edge].copy_from_slice(tail);
+            check_valid_utf8(&b);
+        }
+    }
+}
+
+/// Sequences of 64-byte blocks of five kinds, in groups of four as the AVX-512 kernel
+/// takes them: ASCII, three-byte characters, two-byte characters, three-byte characters
+/// ending with a lead byte and the block that completes it (which may not follow: an
+/// error at a block edge, before ASCII or not). Runs without ASCII blocks (the checks
+/// without tests for ASCII), groups of ASCII after a character cut short, groups mixing
+/// kinds; each valid or not, damaged at a random byte, cut at a random length, and moved
+/// off the block edges.
+#[test]
+fn utf8_validation_block_groups() {
+    let mut cjk = "日".repeat(21).into_bytes();
+    cjk.push(b'x');
+    let mut lead = "日".repeat(21).into_bytes();
+    lead.push(0xE6);
+    let mut rest = std::vec![0x97, 0xA5];
+    rest.extend("日".repeat(20).as_bytes());
+    rest.extend(b"xx");
+    let two = "é".repeat(32).into_bytes();
+    let kinds: [&[u8]; 5] = [&[b'a'; 64], &cjk, &two, &lead, &rest];
+    assert!(kinds.iter().all(|k| k.len() == 64));
+    let mut x: u32 = 0x0B10_C4ED;
+    for round in 0..20_000 {
+        crate::xorshift32(&mut x);
+        let blocks = 4 + x as usize % 13;
+        let mut b = std::vec![b'.'; round % 5 * (round / 5 % 64) / 4];
+        let mut k = 0;
+        for _ in 0..blocks {
+            crate::xorshift32(&mut x);
+            // The block completing a lead byte follows one more often than not; otherwise
+            // the kind changes at one block in three (runs of each kind).
+            if b.last() == Some(&0xE6) && !x.is_multiple_of(4) {
+                k = 4;
+            } else if x.is_multiple_of(3) || k >= 3 {
+                k = (x >> 4) as usize % 5;
+            }
+            b.extend(kinds[k]);
+        }
+        check_valid_utf8(&b);
+        crate::xorshift32(&mut x);
+        check_valid_utf8(&b[..x as usize % b.len()]);
+        if round % 2 == 0 {
+            crate::xorshift32(&mut x);
+            let at = x as usize % b.len();
+            b[at] = (x >> 12) as u8 | 0x80;
             check_valid_utf8(&b);
         }
     }

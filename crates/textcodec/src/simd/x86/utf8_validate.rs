@@ -720,8 +720,8 @@ pub(super) unsafe fn lookup_blocks_avx2<const COPY: bool>(
 }
 
 // AVX-512: the lookup check of Keiser and Lemire on 64-byte vectors, the block before giving
-// the context, as `check_block` does on 32; ASCII blocks after a complete character are not
-// checked. The last fewer than 64 bytes are one more block, loaded masked (zeros after the
+// the context, as `check_block` does on 32; groups of four ASCII blocks after a complete
+// character are not checked. The last fewer than 64 bytes are one more block, loaded masked (zeros after the
 // input: a sequence cut short by the end meets a zero, which the check flags), so short
 // inputs need no other path.
 
@@ -734,17 +734,12 @@ pub(crate) fn copy_valid_utf8_avx512(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() || dst.len() < src.len() {
         return scalar::copy_valid_utf8(src, dst);
     }
-    let mut kept = [0u8; 4];
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above) and `dst` is at least as
-    // long as `src`.
-    let checked = unsafe { validate_blocks_avx512::<true>(src, dst, &mut kept) };
+    // SAFETY: AVX-512 F/BW/VL/VBMI and AVX2 are present (checked above) and `dst` is at
+    // least as long as `src`.
+    let checked = unsafe { validate_blocks_avx512::<true>(src, dst) };
+    // Nothing of a character cut at `checked` was stored: the scalar copy from its start
+    // writes what is valid, and nothing of `dst` after that was changed.
     let b = last_boundary(src, checked);
-    if b < checked {
-        // The last block copied ends inside a character, which may not be complete: the
-        // bytes of `dst` there are put back (`kept`: the four before that block's end, as
-        // they were before its store).
-        dst[b..checked].copy_from_slice(&kept[4 - (checked - b)..]);
-    }
     b + scalar::copy_valid_utf8(&src[b..], &mut dst[b..])
 }
 
@@ -757,7 +752,7 @@ pub(crate) fn valid_utf8_prefix_avx512(src: &[u8]) -> usize {
     }
     // SAFETY: AVX-512 F/BW/VL and AVX2 are present; without COPY nothing is written to the
     // empty `dst`.
-    let checked = unsafe { validate_blocks_avx512::<false>(src, &mut [], &mut [0; 4]) };
+    let checked = unsafe { validate_blocks_avx512::<false>(src, &mut []) };
     let b = last_boundary(src, checked);
     b + scalar::valid_utf8_prefix(&src[b..])
 }
@@ -827,64 +822,204 @@ pub(super) unsafe fn check_block512(
     }
 }
 
-/// Validates `src` in blocks of 64 bytes (the last one shorter, loaded masked), copying each
-/// block that passes to `dst` if `COPY`; returns the length of the blocks that passed
-/// (everything before it is valid UTF-8 but for, possibly, a character cut at its end), which
-/// is where the last block copied ends; `kept` holds the four bytes of `dst` before that end
-/// as they were before that block's store (as far as `dst` goes back).
+/// [`check_block512`] of the 64 bytes `input` at `s + j`, the context loaded again from
+/// memory (the bytes at `s + j - 1`, `- 2`, `- 3`: unaligned loads, where shifting them out
+/// of the block before takes four shuffles, the port the table lookups need), and the
+/// tables looked up with `vpermb` (a 64-byte table, the 16-byte one four times: the index's
+/// bits 4 and 5 do not matter, so neither nibble needs masking).
 ///
 /// # Safety
-/// AVX-512 F/BW/VL and AVX2 present, and with `COPY` `dst` at least as long as `src`.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
-unsafe fn validate_blocks_avx512<const COPY: bool>(
-    src: &[u8],
-    dst: &mut [u8],
-    kept: &mut [u8; 4],
-) -> usize {
+/// AVX-512 F/BW/VL/VBMI and AVX2 present (the caller's target features, into which this
+/// is inlined); `j >= 3` and the 67 bytes from `s + j - 3` readable.
+#[inline(always)]
+unsafe fn check_at512(
+    s: *const u8,
+    j: usize,
+    input: __m512i,
+    t: (__m512i, __m512i, __m512i),
+) -> __m512i {
+    let (t1h, t1l, t2h) = t;
+    // SAFETY: the caller's contract (unaligned loads); register operations of AVX-512
+    // F/BW/VBMI, present.
+    unsafe {
+        let prev1 = _mm512_loadu_si512(s.add(j - 1) as *const _);
+        let prev2 = _mm512_loadu_si512(s.add(j - 2) as *const _);
+        let prev3 = _mm512_loadu_si512(s.add(j - 3) as *const _);
+        let byte_1_high = _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(prev1), t1h);
+        let byte_1_low = _mm512_permutexvar_epi8(prev1, t1l);
+        let byte_2_high = _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(input), t2h);
+        let special = _mm512_and_si512(_mm512_and_si512(byte_1_high, byte_1_low), byte_2_high);
+        let is_third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
+        let is_fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
+        let must23_80 = _mm512_and_si512(
+            _mm512_or_si512(is_third, is_fourth),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        _mm512_xor_si512(must23_80, special)
+    }
+}
+
+/// Validates `src` in blocks of 64 bytes (the last one shorter, loaded masked), copying the
+/// blocks that pass to `dst` if `COPY`; returns the length of the blocks that passed
+/// (everything before it is valid UTF-8 but for, possibly, a character cut at its end).
+/// Everything before that end is stored but such a character: the bytes of a character
+/// that a block does not finish are stored with the next block that passes (a masked
+/// store), so nothing of `dst` is read or put back.
+///
+/// Four blocks (256 bytes) at a time, one test for ASCII and one error test each (the group
+/// copied once the test passed, from registers). A group of ASCII only needs the bytes
+/// before it to end at a character boundary. Otherwise each block is tested for ASCII (as
+/// in text mixing markup with non-ASCII) and checked if it is not, by the lookup check of
+/// Keiser and Lemire ([`check_at512`]); after a group without ASCII blocks (CJK, Cyrillic,
+/// Thai text) the four blocks are checked without those tests until a group's last block
+/// is ASCII (checking every block of every group, or testing pairs of blocks for ASCII,
+/// was measured slower on the .html files: BENCHMARKS.md, issue 16, `val512`). A group
+/// with an error is checked again block by block, as the last fewer than 256 bytes are,
+/// to find the first block with a flag.
+///
+/// # Safety
+/// AVX-512 F/BW/VL/VBMI and AVX2 present, and with `COPY` `dst` at least as long as `src`.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+unsafe fn validate_blocks_avx512<const COPY: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len();
-    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i8);
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
     // SAFETY: AVX-512 F is present (this function's features).
     let tables = unsafe { tables512() };
     // SAFETY: INCOMPLETE_MAX64 is 64 readable bytes; an unaligned load.
     let incomplete_max = unsafe { _mm512_loadu_si512(INCOMPLETE_MAX64.as_ptr() as *const _) };
+    // SAFETY (all four): callers pass j + 64 <= n = src.len() (<= dst.len() with COPY, the
+    // contract); unaligned loads and stores; AVX-512 F/BW/VL and AVX2 are present.
+    let load = |j: usize| unsafe { _mm512_loadu_si512(s.add(j) as *const _) };
+    let store = |j: usize, v: __m512i| {
+        if COPY {
+            unsafe { _mm512_storeu_si512(d.add(j) as *mut _, v) }
+        }
+    };
+    // The lanes of the block `v` before the first byte of a character it does not finish
+    // (all of them if there is none): the lead bytes at 61 to 63 above INCOMPLETE_MAX64,
+    // the lowest one's bit isolated, less one.
+    let finished = |v: __m512i| {
+        let cut = _mm512_cmpgt_epu8_mask(v, incomplete_max);
+        (cut & cut.wrapping_neg()).wrapping_sub(1)
+    };
+    // With COPY, the block `v` at `j`, its lanes `lanes` of `dst`, and before it the lanes
+    // `pending` of the block before it that an earlier store left out (a character that
+    // block did not finish, now checked by the check of `v`).
+    let store_masked = |j: usize, v: __m512i, lanes: u64, p: __m512i, pending: u64| {
+        if COPY {
+            // SAFETY: the lanes of `lanes` are bytes of `dst` before n (callers pass them
+            // so), and `pending` is zero or the lanes of the 64 bytes before j (then j >= 64)
+            // not yet stored, before j <= n; a masked store writes no other byte, and
+            // `wrapping_sub` makes no pointer out of bounds for the others.
+            unsafe {
+                _mm512_mask_storeu_epi8(d.wrapping_add(j).wrapping_sub(64) as *mut i8, pending, p);
+                _mm512_mask_storeu_epi8(d.add(j) as *mut i8, lanes, v);
+            }
+        }
+    };
+    let check = |v: __m512i, prev: __m512i| unsafe { check_block512(v, prev, tables) };
+    // The same, the context loaded from memory: `v` is the block at `j > 0` of the group
+    // loop (so j + 64 <= n), and `first` says whether it is the first of its group (whose
+    // `j` may be 0: then there is no context to load, and `check` takes zeros).
+    let check_at = |first: bool, j: usize, v: __m512i, prev: __m512i| {
+        if first && j == 0 {
+            check(v, prev)
+        } else {
+            // SAFETY: AVX-512 VBMI is present (this function's features); 64 <= j or, for
+            // the first block of a group, j >= 256; j + 64 <= n = src.len().
+            unsafe { check_at512(s, j, v, tables) }
+        }
+    };
+    // The 64 bytes before `i` (zeros at the start).
     let mut prev = _mm512_setzero_si512();
-    // Whether the bytes before `i` may end inside a character (their last block's last
-    // three bytes hold a lead byte of a sequence longer than what is left of the block).
-    let mut incomplete = false;
+    // The lanes of `prev` not stored (a character it does not finish).
+    let mut pending = 0u64;
+    // Whether the last group had no ASCII block (text without markup: CJK, Cyrillic...).
+    let mut dense = false;
     let mut i = 0;
+    while i + 256 <= n {
+        let v = [load(i), load(i + 64), load(i + 128), load(i + 192)];
+        let any = _mm512_or_si512(_mm512_or_si512(v[0], v[1]), _mm512_or_si512(v[2], v[3]));
+        if _mm512_movepi8_mask(any) == 0 {
+            // ASCII: an error if the bytes before end inside a sequence.
+            if _mm512_cmpgt_epu8_mask(prev, incomplete_max) != 0 {
+                break;
+            }
+            // (So nothing is pending.)
+            for (k, &x) in v.iter().enumerate() {
+                store(i + 64 * k, x);
+            }
+        } else {
+            let bad = if dense {
+                // After a group without ASCII blocks: the four checked, no other test, while
+                // the last block is not ASCII.
+                let err = _mm512_or_si512(
+                    _mm512_or_si512(
+                        check_at(true, i, v[0], prev),
+                        check_at(false, i + 64, v[1], v[0]),
+                    ),
+                    _mm512_or_si512(
+                        check_at(false, i + 128, v[2], v[1]),
+                        check_at(false, i + 192, v[3], v[2]),
+                    ),
+                );
+                dense = _mm512_movepi8_mask(v[3]) != 0;
+                _mm512_test_epi8_mask(err, err)
+            } else {
+                // Each block after a test for ASCII (as in text mixing markup with non-ASCII).
+                // (Written out four times: a loop over the arrays keeps them in memory.)
+                let mut err = _mm512_setzero_si512();
+                let mut bad = 0u64;
+                let mut ascii_blocks = 0;
+                let mut block = |first: bool, j: usize, x: __m512i, p: __m512i| {
+                    if _mm512_movepi8_mask(x) == 0 {
+                        bad |= _mm512_cmpgt_epu8_mask(p, incomplete_max);
+                        ascii_blocks += 1;
+                    } else {
+                        err = _mm512_or_si512(err, check_at(first, j, x, p));
+                    }
+                };
+                block(true, i, v[0], prev);
+                block(false, i + 64, v[1], v[0]);
+                block(false, i + 128, v[2], v[1]);
+                block(false, i + 192, v[3], v[2]);
+                dense = ascii_blocks == 0;
+                bad | _mm512_test_epi8_mask(err, err)
+            };
+            if bad != 0 {
+                break;
+            }
+            let lanes = finished(v[3]);
+            store_masked(i, v[0], !0, prev, pending);
+            store(i + 64, v[1]);
+            store(i + 128, v[2]);
+            store_masked(i + 192, v[3], lanes, v[2], 0);
+            pending = !lanes;
+        }
+        prev = v[3];
+        i += 256;
+    }
+    // Block by block, the last one loaded masked.
     while i < n {
         let lanes = first_lanes64(n - i);
         // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src` (the others are
         // not read and are zero).
-        let input = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
-        let ascii = _mm512_movepi8_mask(input) == 0;
-        if !ascii || incomplete {
-            // SAFETY: AVX-512 F/BW/VL and AVX2 are present (this function's features).
-            let err = unsafe { check_block512(input, prev, tables) };
-            if _mm512_test_epi8_mask(err, err) != 0 {
-                return i;
-            }
-            incomplete = !ascii && _mm512_cmpgt_epu8_mask(input, incomplete_max) != 0;
+        let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i) as *const i8) };
+        let bad = if _mm512_movepi8_mask(v) == 0 {
+            _mm512_cmpgt_epu8_mask(prev, incomplete_max)
+        } else {
+            let err = check(v, prev);
+            _mm512_test_epi8_mask(err, err)
+        };
+        if bad != 0 {
+            return i;
         }
-        let end = (i + 64).min(n);
-        if COPY {
-            // The bytes of `dst` before `end`, before the store, to put back if the block
-            // ends inside a character that is not complete.
-            let m = end.min(4);
-            // SAFETY: end <= n <= dst.len() (the contract): the m bytes before `end` are
-            // `dst`'s, and `kept` has room for them after its first 4 - m; the lanes of
-            // `lanes` are bytes i..end of `dst`; no reference to them is live.
-            unsafe {
-                core::ptr::copy_nonoverlapping(
-                    d.add(end - m) as *const u8,
-                    kept.as_mut_ptr().add(4 - m),
-                    m,
-                );
-                _mm512_mask_storeu_epi8(d.add(i), lanes, input);
-            }
-        }
-        prev = input;
-        i = end;
+        // The lanes of `lanes` are bytes i..min(i + 64, n).
+        let keep = lanes & finished(v);
+        store_masked(i, v, keep, prev, pending);
+        pending = lanes & !keep;
+        prev = v;
+        i += 64;
     }
     n
 }
