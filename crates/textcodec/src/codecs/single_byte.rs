@@ -1011,15 +1011,22 @@ mod tests {
                 for room in rooms {
                     let mut want = std::vec![0u8; room];
                     let exact = encode_reference(which, src, &mut want);
-                    let mut got = std::vec![0xEEu8; room];
+                    // The bytes past the output must stay as they were: a pattern that
+                    // differs from byte to byte, so that one put back at the wrong place
+                    // shows.
+                    let fill: std::vec::Vec<u8> =
+                        (0..room).map(|k| (k * 37 + 0x85) as u8).collect();
+                    let mut got = fill.clone();
                     let (r, w) = SingleByteEncoder::new(which as u8).run_utf8(src, &mut got);
                     assert_eq!((r, w), exact, "run_utf8 {which} {room} {src:?}");
                     assert_eq!(got[..w], want[..w], "run_utf8 {which} {room} {src:?}");
+                    assert_eq!(got[w..], fill[w..], "run_utf8 {which} {room} {src:?}");
                     for &(name, kernel) in &kernels {
-                        let mut got = std::vec![0xEEu8; room];
+                        let mut got = fill.clone();
                         let (r, w) = encode_utf8(&ENCODE[which], src.as_bytes(), &mut got, kernel);
                         assert_eq!((r, w), exact, "{name} {which} {room} {src:?}");
                         assert_eq!(got[..w], want[..w], "{name} {which} {room} {src:?}");
+                        assert_eq!(got[w..], fill[w..], "{name} past {which} {room} {src:?}");
                     }
                 }
             }
