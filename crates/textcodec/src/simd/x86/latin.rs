@@ -348,21 +348,16 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
     // The block is copied whole, and each character written over the copy: the copies reach
     // at most 32 bytes past the output so far (a store at the output's end `o` reaches
     // `o + 32`), so past the output at a block's start `w` nothing from `w + 32` on has
-    // been stored to. At each block's start `kept` holds the caller's values of `w..w + 32`
-    // (carried from the block before when it had characters; loaded after a block of ASCII,
-    // stored exactly, past which nothing has been stored to); a block with characters (whose
-    // stores reach at most `w + 64`) loads `w + 32..w + 64` into its second half. They are
-    // put back past the output on return. (Loading the first half after each block of ASCII,
-    // rather than a flag for whether it is held, keeps one value fewer live in the loop: the
-    // flag cost register copies and a spill at each block with characters.)
-    if n < 64 || m < 64 {
-        return (0, 0);
-    }
-    // Not zeroed first (every byte is written before it is read).
+    // been stored to. Before a block with characters (whose stores reach at most `w + 64`),
+    // `kept` holds the caller's values of `w..w + 64` (the first half carried from the
+    // block before when `held`, else loaded: after a block of ASCII, stored exactly, nothing
+    // past the output has been stored to); they are put back past the output on return.
+    // Not zeroed first (every byte of it is written before it is read: the first half
+    // loaded or carried, the second loaded, at each block with characters): zeroing cost
+    // instructions at every call, for bytes always written over.
     let mut kept = core::mem::MaybeUninit::<[u8; 64]>::uninit();
     let kp = kept.as_mut_ptr() as *mut u8;
-    // SAFETY: m >= 64; `kept` is not dst.
-    unsafe { core::ptr::copy_nonoverlapping(d, kp, 32) };
+    let mut held = false;
     // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
     // body; every character read below starts before `r + 32`, so its two bytes are
     // before `r + 33`; every position read from (`i < r + 32`) has 32 bytes after it
@@ -372,18 +367,20 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
         // SAFETY: r + 32 <= n.
         let (high, leads) = unsafe { masks32::<AVX>(s.add(r)) };
         if high == 0 {
-            // SAFETY: r + 32 <= n, w + 64 <= m; `kept` is not dst.
-            unsafe {
-                copy32::<AVX>(s.add(r), d.add(w));
-                core::ptr::copy_nonoverlapping(d.add(w + 32), kp, 32);
-            }
+            // SAFETY: r + 32 <= n, w + 32 <= m.
+            unsafe { copy32::<AVX>(s.add(r), d.add(w)) };
             r += 32;
             w += 32;
+            held = false;
             continue;
         }
         // SAFETY: w + 64 <= m; `kept` is not dst; r + 32 <= n.
         unsafe {
-            core::ptr::copy_nonoverlapping(d.add(w + 32), kp.add(32), 32);
+            let k = kp;
+            if !held {
+                core::ptr::copy_nonoverlapping(d.add(w), k, 32);
+            }
+            core::ptr::copy_nonoverlapping(d.add(w + 32), k.add(32), 32);
             copy32::<AVX>(s.add(r), d.add(w));
         }
         // The first byte that is not ASCII leads (`r` is a boundary), so `leads` is not
@@ -441,12 +438,15 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
             let carry = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
             core::ptr::write_unaligned(k as *mut [u8; 32], carry);
         }
+        held = true;
         r = i;
         w = o;
     }
-    // Nothing from `w + 32` on has been stored to; w + 32 <= m (w grew by at most 32 since
-    // `w + 64 <= m` last held, or is 0).
-    // SAFETY: w + 32 <= m; `kept` is not dst.
-    unsafe { core::ptr::copy_nonoverlapping(kp as *const u8, d.add(w), 32) };
+    if held {
+        // Nothing from `w + 32` on has been stored to; w + 32 <= m (w grew by at most 32
+        // since `w + 64 <= m` last held).
+        // SAFETY: w + 32 <= m; `kept` is not dst.
+        unsafe { core::ptr::copy_nonoverlapping(kp as *const u8, d.add(w), 32) };
+    }
     (r, w)
 }
