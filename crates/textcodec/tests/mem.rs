@@ -256,9 +256,10 @@ fn random_inputs() {
             .collect();
         check_units(&units, "random");
     }
-    // Around the 4096-byte chunks of `is_utf8_latin1`: a two-byte character across the edge.
-    for at in 4090..4100 {
-        let mut s = vec![b'a'; 8300];
+    // Around the 16384-byte chunks of `is_utf8_latin1` (and at 4096, where they were): a
+    // two-byte character across the edge.
+    for at in (4090..4100).chain(16378..16388) {
+        let mut s = vec![b'a'; 33000];
         s[at] = 0xC3;
         s[at + 1] = 0xA9;
         assert!(mem::is_utf8_latin1(&s), "{at}");

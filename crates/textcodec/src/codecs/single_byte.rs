@@ -288,8 +288,10 @@ const ASCII_MASK: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 ///
 /// The blocks are copied whole and each character of the table written with a four-byte
 /// store; what those stores write past the output is put back before returning.
+///
+/// `SIMD` is [`crate::simd::blocks_simd`], read once by the caller.
 #[inline(always)]
-fn run_utf8(
+fn run_utf8<const SIMD: bool>(
     table: &[u32; 256],
     runs: &Option<[ByteRun; 2]>,
     src: &[u8],
@@ -307,7 +309,7 @@ fn run_utf8(
     // the last, at an offset kept below 64 (84 = 16 + 68).
     'blocks: while i + 16 <= src.len() && o + 84 <= dst.len() {
         let block: &[u8; 16] = src[i..i + 16].try_into().unwrap();
-        let mask = crate::simd::non_ascii_mask16(block);
+        let mask = crate::simd::non_ascii_mask16::<SIMD>(block);
         if mask == 0 {
             dst[o..o + 16].copy_from_slice(block);
             i += 16;
@@ -405,9 +407,10 @@ fn run_utf8(
     i
 }
 
-/// Decodes to UTF-16 through the table; returns the bytes read.
+/// Decodes to UTF-16 through the table; returns the bytes read. `SIMD` is
+/// [`crate::simd::blocks_simd`], read once by the caller.
 #[inline(always)]
-fn run_utf16(
+fn run_utf16<const SIMD: bool>(
     table: &[u16; 256],
     runs: &Option<[ByteRun; 2]>,
     src: &[u8],
@@ -418,7 +421,7 @@ fn run_utf16(
     let (src, dst) = (&src[..n], &mut dst[*pos..*pos + n]);
     let mut i = 0;
     while i + 16 <= n {
-        match block_utf16(table, runs, src, dst, i) {
+        match block_utf16::<SIMD>(table, runs, src, dst, i) {
             Ok(next) => i = next,
             Err(at) => {
                 *pos += at;
@@ -430,7 +433,7 @@ fn run_utf16(
         // The last fewer than sixteen bytes: as the block of the last sixteen (one byte is
         // one unit at the same index, so the bytes before `i` are written again with the
         // same units; none of them is unmapped).
-        i = match block_utf16(table, runs, src, dst, n - 16) {
+        i = match block_utf16::<SIMD>(table, runs, src, dst, n - 16) {
             Ok(_) => n,
             Err(at) => at,
         };
@@ -452,7 +455,7 @@ fn run_utf16(
 /// that follows it), or `Err` with the index of an unmapped byte (the bytes before it are
 /// written, and nothing from it on).
 #[inline(always)]
-fn block_utf16(
+fn block_utf16<const SIMD: bool>(
     table: &[u16; 256],
     runs: &Option<[ByteRun; 2]>,
     src: &[u8],
@@ -467,8 +470,8 @@ fn block_utf16(
     // Widen all sixteen (the bytes in the encoding's runs with their offsets), then look up
     // the others that are not ASCII.
     let mut mask = match runs {
-        Some(runs) => crate::simd::widen16_runs(block, out, runs),
-        None => crate::simd::widen16(block, out),
+        Some(runs) => crate::simd::widen16_runs::<SIMD>(block, out, runs),
+        None => crate::simd::widen16::<SIMD>(block, out),
     };
     if mask == 0 {
         i += 16;
@@ -551,9 +554,17 @@ impl DecodeHandler for SingleByteDecoder {
     #[inline(always)]
     fn run<S: Sink>(&mut self, src: &[u8], sink: &mut S) -> usize {
         let which = self.which as usize;
+        // The level once per call, not at every block.
+        let simd = crate::simd::blocks_simd();
         match sink.out() {
-            Out::Utf8(dst, pos) => run_utf8(&UTF8[which], &RUNS[which], src, dst, pos),
-            Out::Utf16(dst, pos) => run_utf16(&UTF16[which], &RUNS[which], src, dst, pos),
+            Out::Utf8(dst, pos) if simd => {
+                run_utf8::<true>(&UTF8[which], &RUNS[which], src, dst, pos)
+            }
+            Out::Utf8(dst, pos) => run_utf8::<false>(&UTF8[which], &RUNS[which], src, dst, pos),
+            Out::Utf16(dst, pos) if simd => {
+                run_utf16::<true>(&UTF16[which], &RUNS[which], src, dst, pos)
+            }
+            Out::Utf16(dst, pos) => run_utf16::<false>(&UTF16[which], &RUNS[which], src, dst, pos),
         }
     }
 }
@@ -1000,15 +1011,22 @@ mod tests {
                 for room in rooms {
                     let mut want = std::vec![0u8; room];
                     let exact = encode_reference(which, src, &mut want);
-                    let mut got = std::vec![0xEEu8; room];
+                    // The bytes past the output must stay as they were: a pattern that
+                    // differs from byte to byte, so that one put back at the wrong place
+                    // shows.
+                    let fill: std::vec::Vec<u8> =
+                        (0..room).map(|k| (k * 37 + 0x85) as u8).collect();
+                    let mut got = fill.clone();
                     let (r, w) = SingleByteEncoder::new(which as u8).run_utf8(src, &mut got);
                     assert_eq!((r, w), exact, "run_utf8 {which} {room} {src:?}");
                     assert_eq!(got[..w], want[..w], "run_utf8 {which} {room} {src:?}");
+                    assert_eq!(got[w..], fill[w..], "run_utf8 {which} {room} {src:?}");
                     for &(name, kernel) in &kernels {
-                        let mut got = std::vec![0xEEu8; room];
+                        let mut got = fill.clone();
                         let (r, w) = encode_utf8(&ENCODE[which], src.as_bytes(), &mut got, kernel);
                         assert_eq!((r, w), exact, "{name} {which} {room} {src:?}");
                         assert_eq!(got[..w], want[..w], "{name} {which} {room} {src:?}");
+                        assert_eq!(got[w..], fill[w..], "{name} past {which} {room} {src:?}");
                     }
                 }
             }

@@ -536,10 +536,20 @@ impl Default for Detector {
 /// The length of the run of ASCII bytes at the start of `bytes`.
 #[inline]
 fn ascii_run(bytes: &[u8]) -> usize {
+    if crate::simd::blocks_simd() {
+        ascii_run_with::<true>(bytes)
+    } else {
+        ascii_run_with::<false>(bytes)
+    }
+}
+
+/// [`ascii_run`] with the block kernel of [`crate::simd::blocks_simd`] (read once).
+#[inline(always)]
+fn ascii_run_with<const SIMD: bool>(bytes: &[u8]) -> usize {
     let mut i = 0;
     while i + 16 <= bytes.len() {
         let block: &[u8; 16] = bytes[i..i + 16].try_into().expect("16 bytes");
-        let mask = crate::simd::non_ascii_mask16(block);
+        let mask = crate::simd::non_ascii_mask16::<SIMD>(block);
         if mask != 0 {
             return i + mask.trailing_zeros() as usize;
         }

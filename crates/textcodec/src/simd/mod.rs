@@ -397,19 +397,37 @@ pub(crate) fn utf8_to_isomorphic(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     }
 }
 
-/// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
-/// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few.
+/// Whether the sixteen-byte block kernels ([`widen16`], [`widen16_runs`],
+/// [`non_ascii_mask16`]) have a SIMD version at the level in use: read once where a loop
+/// starts and passed to them as their `SIMD` parameter, so that the loop reads no level per
+/// block (by the instruction counts, the level's load and test in each block cost the
+/// single-byte decoders 1-2 %).
 #[inline(always)]
-pub(crate) fn widen16(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+pub(crate) fn blocks_simd() -> bool {
     kernels! {
         "x86_64" if true => {
-            Sse2 | Avx2 | Avx512 => x86::widen16_sse2(src, dst),
+            Sse2 | Avx2 | Avx512 => true,
         }
         "aarch64" if true => {
-            Neon => aarch64::widen16_neon(src, dst),
+            Neon => true,
         }
-        _ => scalar::widen16(src, dst)
+        _ => false
     }
+}
+
+/// Widens 16 bytes to 16 code units (each byte's value) and returns the mask of the bytes
+/// that are not ASCII (bit `k` for byte `k`), for decoders to patch those few. `SIMD` is
+/// [`blocks_simd`], read by the caller.
+#[inline(always)]
+pub(crate) fn widen16<const SIMD: bool>(src: &[u8; 16], dst: &mut [u16; 16]) -> u32 {
+    if SIMD {
+        #[cfg(target_arch = "x86_64")]
+        return x86::widen16_sse2(src, dst);
+        #[cfg(target_arch = "aarch64")]
+        return aarch64::widen16_neon(src, dst);
+    }
+    #[allow(unreachable_code)]
+    scalar::widen16(src, dst)
 }
 
 /// Bytes `lo..=lo + span` that decode to `byte + delta` (mod 2^16): a run of a single-byte
@@ -428,17 +446,21 @@ pub(crate) struct ByteRun {
 /// `k`), for the decoder to look up. With fewer than two bytes that are not ASCII (a Latin
 /// letter between words), the runs are not applied and that byte is in the mask: one look-up
 /// costs less.
+/// `SIMD` is [`blocks_simd`], read by the caller.
 #[inline(always)]
-pub(crate) fn widen16_runs(src: &[u8; 16], dst: &mut [u16; 16], runs: &[ByteRun; 2]) -> u32 {
-    kernels! {
-        "x86_64" if true => {
-            Sse2 | Avx2 | Avx512 => x86::widen16_runs_sse2(src, dst, runs),
-        }
-        "aarch64" if true => {
-            Neon => aarch64::widen16_runs_neon(src, dst, runs),
-        }
-        _ => scalar::widen16_runs(src, dst, runs)
+pub(crate) fn widen16_runs<const SIMD: bool>(
+    src: &[u8; 16],
+    dst: &mut [u16; 16],
+    runs: &[ByteRun; 2],
+) -> u32 {
+    if SIMD {
+        #[cfg(target_arch = "x86_64")]
+        return x86::widen16_runs_sse2(src, dst, runs);
+        #[cfg(target_arch = "aarch64")]
+        return aarch64::widen16_runs_neon(src, dst, runs);
     }
+    #[allow(unreachable_code)]
+    scalar::widen16_runs(src, dst, runs)
 }
 
 /// x-user-defined to UTF-16 in blocks of 32 bytes; returns the bytes decoded. May do nothing
@@ -472,15 +494,15 @@ pub(crate) fn runs_to_utf8(src: &[u8], dst: &mut [u8], runs: &[ByteRun; 2]) -> (
     }
 }
 
-/// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`).
+/// The mask of the bytes of `src` that are not ASCII (bit `k` for byte `k`). `SIMD` is
+/// [`blocks_simd`], read by the caller.
 #[inline(always)]
-pub(crate) fn non_ascii_mask16(src: &[u8; 16]) -> u32 {
-    kernels! {
-        "x86_64" if true => {
-            Sse2 | Avx2 | Avx512 => x86::non_ascii_mask16_sse2(src),
-        }
-        _ => scalar::non_ascii_mask16(src)
+pub(crate) fn non_ascii_mask16<const SIMD: bool>(src: &[u8; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        return x86::non_ascii_mask16_sse2(src);
     }
+    scalar::non_ascii_mask16(src)
 }
 
 /// The bytes of `units` in native byte order (little-endian on x86-64 and aarch64 Linux).

@@ -352,7 +352,11 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
     // `kept` holds the caller's values of `w..w + 64` (the first half carried from the
     // block before when `held`, else loaded: after a block of ASCII, stored exactly, nothing
     // past the output has been stored to); they are put back past the output on return.
-    let mut kept = [0u8; 64];
+    // Not zeroed first (every byte of it is written before it is read: the first half
+    // loaded or carried, the second loaded, at each block with characters): zeroing cost
+    // instructions at every call, for bytes always written over.
+    let mut kept = core::mem::MaybeUninit::<[u8; 64]>::uninit();
+    let kp = kept.as_mut_ptr() as *mut u8;
     let mut held = false;
     // Invariants: `r` is at a character boundary; `r + 64 <= n` and `w + 64 <= m` in the
     // body; every character read below starts before `r + 32`, so its two bytes are
@@ -372,7 +376,7 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
         }
         // SAFETY: w + 64 <= m; `kept` is not dst; r + 32 <= n.
         unsafe {
-            let k = kept.as_mut_ptr();
+            let k = kp;
             if !held {
                 core::ptr::copy_nonoverlapping(d.add(w), k, 32);
             }
@@ -405,7 +409,7 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
                     // `o..w + 64` put back, by two fixed-size copies (`o..o + 32` and
                     // `w + 32..w + 64`, which overlap with the same values) rather than a
                     // call to `memcpy`.
-                    let k = kept.as_ptr();
+                    let k = kp as *const u8;
                     let head = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
                     core::ptr::write_unaligned(d.add(o) as *mut [u8; 32], head);
                     let rest = core::ptr::read_unaligned(k.add(32) as *const [u8; 32]);
@@ -430,7 +434,7 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
         // The caller's values of `o..o + 32` carried to the next block (w <= o <= w + 32).
         // SAFETY: o - w + 32 <= 64, within `kept`; a copy through a register.
         unsafe {
-            let k = kept.as_mut_ptr();
+            let k = kp;
             let carry = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
             core::ptr::write_unaligned(k as *mut [u8; 32], carry);
         }
@@ -442,7 +446,7 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
         // Nothing from `w + 32` on has been stored to; w + 32 <= m (w grew by at most 32
         // since `w + 64 <= m` last held).
         // SAFETY: w + 32 <= m; `kept` is not dst.
-        unsafe { core::ptr::copy_nonoverlapping(kept.as_ptr(), d.add(w), 32) };
+        unsafe { core::ptr::copy_nonoverlapping(kp as *const u8, d.add(w), 32) };
     }
     (r, w)
 }

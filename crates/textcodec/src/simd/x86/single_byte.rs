@@ -154,16 +154,18 @@ pub(super) unsafe fn runs_to_utf8_avx2_impl(
                 _mm256_and_si256(_mm256_cvtepi8_epi16(in1), delta1),
             ),
         );
-        // SAFETY: AVX2 is present; o + 64 <= dst.len(): the helpers write at most 32 bytes
-        // of output and 16 past it, or 24 + 24 and 12 past it for two steps of eight.
+        // SAFETY: AVX2 is present; o + 64 <= dst.len(): the helpers write at most 48 bytes
+        // of output and 16 past it; the block has a byte that is not ASCII, so its output is
+        // at least 17 bytes (the kept bytes move past it whole).
         unsafe {
-            if _mm256_testz_si256(u, _mm256_set1_epi16(0xF800u16 as i16)) != 0 {
+            let top = _mm256_and_si256(u, _mm256_set1_epi16(0xF800u16 as i16));
+            if _mm256_testz_si256(top, top) != 0 {
                 o += below_800_to_utf8(u, d, &mut ahead, o);
             } else {
-                let (w, _) = utf16x8_to_utf8(_mm256_castsi256_si128(u), d, &mut ahead, o);
-                let (w2, _) =
-                    utf16x8_to_utf8(_mm256_extracti128_si256::<1>(u), d, &mut ahead, o + w);
-                o += w + w2;
+                // A script of three-byte characters (Thai): the units are the runs' code
+                // points and ASCII, none a surrogate.
+                let below800 = _mm256_cmpeq_epi16(top, _mm256_setzero_si256());
+                o += utf16x16_to_utf8(u, below800, d, &mut ahead, o);
             }
         }
         i += 16;
@@ -171,4 +173,48 @@ pub(super) unsafe fn runs_to_utf8_avx2_impl(
     // SAFETY: the kept bytes are within dst.
     unsafe { ahead.restore(d) };
     (i, o)
+}
+
+/// Sixteen UTF-16 code units, all below U+0800 and not all ASCII, in `w`, as UTF-8 at byte
+/// `at` of the kernel's output `d`: two stores of 16 bytes, after `ahead` is moved past their
+/// output (17 to 32 bytes: the kept bytes are loaded whole from its end, where nothing is
+/// written yet); returns the bytes of UTF-8.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined), the 48
+/// bytes at `d + at` writable, `at` the end of the output so far (`ahead`'s place), and the
+/// 16 bytes at the output's end readable.
+#[inline(always)]
+unsafe fn below_800_to_utf8(w: __m256i, d: *mut u8, ahead: &mut Ahead<false>, at: usize) -> usize {
+    let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+    let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+    let pair = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+        _mm256_slli_epi16::<8>(_mm256_or_si256(
+            _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+            _mm256_set1_epi16(0x80),
+        )),
+    );
+    let lanes = _mm256_blendv_epi8(w, pair, two);
+    let lo = &PACK_1_2[(m & 0xFF) as usize];
+    let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+    let (l, h) = (lo.len as usize, hi.len as usize);
+    // SAFETY: the caller's contract; the shuffles are 16 readable bytes each (unaligned
+    // loads); l <= 16 and l + h <= 32, so both 16-byte stores are within the 48 bytes at
+    // d + at; a unit that is not ASCII makes l + h >= 17 (`advance_past`'s condition).
+    unsafe {
+        let shuf = _mm256_loadu2_m128i(
+            hi.shuffle.as_ptr() as *const __m128i,
+            lo.shuffle.as_ptr() as *const __m128i,
+        );
+        let packed = _mm256_shuffle_epi8(lanes, shuf);
+        ahead.advance_past(d, at + l + h);
+        _mm_storeu_si128(d.add(at) as *mut __m128i, _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(
+            d.add(at + l) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(packed),
+        );
+    }
+    l + h
 }

@@ -397,43 +397,13 @@ unsafe fn units_to_utf8<const BE: bool>(src: &[u8], d: *mut u8) -> (usize, usize
     (i, o, stop)
 }
 
-/// Sixteen UTF-16 code units, all below U+0800, in `w`, as UTF-8 at byte `at` of the kernel's
+/// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at byte `at` of the kernel's
 /// output `d`: two stores of 16 bytes, after `ahead` is advanced to their output's end;
-/// returns the bytes of UTF-8.
+/// returns (the bytes of UTF-8, whether any unit is U+0800 or above).
 ///
 /// # Safety
 /// AVX2 must be present (the caller's target features, into which this is inlined), the 32
 /// bytes at `d + at` writable, and the loads of `ahead.advance` within `d`'s bytes.
-#[inline(always)]
-pub(super) unsafe fn below_800_to_utf8(
-    w: __m256i,
-    d: *mut u8,
-    ahead: &mut Ahead<false>,
-    at: usize,
-) -> usize {
-    let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
-    // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
-    let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
-    let pair = _mm256_or_si256(
-        _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
-        _mm256_slli_epi16::<8>(_mm256_or_si256(
-            _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
-            _mm256_set1_epi16(0x80),
-        )),
-    );
-    let lanes = _mm256_blendv_epi8(w, pair, two);
-    let lo = &PACK_1_2[(m & 0xFF) as usize];
-    let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
-    // SAFETY: AVX2 is present; lo.len <= 16 and the 32 bytes at d are writable.
-    unsafe { store_packed::<1, false>(lanes, lo, hi, d, ahead, at) }
-}
-
-/// Eight UTF-16 code units, none a surrogate, in `v`, as UTF-8 at byte `at` of the kernel's
-/// output `d` (stored as by [`below_800_to_utf8`]); returns (the bytes of UTF-8, whether any
-/// unit is U+0800 or above).
-///
-/// # Safety
-/// As for [`below_800_to_utf8`].
 #[inline(always)]
 pub(super) unsafe fn utf16x8_to_utf8(
     v: __m128i,
