@@ -154,37 +154,9 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             i += 32;
             continue;
         }
-        let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
-        // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
-        let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
-        let pair = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
-            _mm256_slli_epi16::<8>(_mm256_or_si256(
-                _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
-                _mm256_set1_epi16(0x80),
-            )),
-        );
-        let lanes = _mm256_blendv_epi8(w, pair, two);
-        let lo = &PACK_1_2[(m & 0xFF) as usize];
-        let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
-        // SAFETY: the shuffles are 16 readable bytes (unaligned loads); o + 32 <= room and
-        // lo.len <= 16, so both 16-byte stores are in bounds (and end at most 8 bytes past
-        // the output, 16 to 32 bytes long).
-        unsafe {
-            let shuf = _mm256_inserti128_si256::<1>(
-                _mm256_castsi128_si256(_mm_loadu_si128(lo.shuffle.as_ptr() as *const __m128i)),
-                _mm_loadu_si128(hi.shuffle.as_ptr() as *const __m128i),
-            );
-            let packed = _mm256_shuffle_epi8(lanes, shuf);
-            let (l, h) = (lo.len as usize, hi.len as usize);
-            ahead.advance_past(d, o + l + h);
-            _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(packed));
-            _mm_storeu_si128(
-                d.add(o + l) as *mut __m128i,
-                _mm256_extracti128_si256::<1>(packed),
-            );
-            o += l + h;
-        }
+        // SAFETY: AVX2 is present; o + 32 <= room = dst.len() - 16, so the 48 bytes at o
+        // are writable and the 16 at the output's end readable.
+        o += unsafe { below_800_to_utf8(w, d, &mut ahead, o) };
         i += 32;
     }
     // Blocks of eight: the last ones of `src`, or where the room left is too small for
@@ -246,6 +218,55 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     // SAFETY: the kept bytes are within dst.
     unsafe { ahead.restore(d) };
     (i, o)
+}
+
+/// Sixteen UTF-16 code units, all below U+0800 and not all ASCII, in `w`, as UTF-8 at byte
+/// `at` of the kernel's output `d`: two stores of 16 bytes, after `ahead` is moved past their
+/// output (17 to 32 bytes: the kept bytes are loaded whole from its end, where nothing is
+/// written yet); returns the bytes of UTF-8.
+///
+/// # Safety
+/// AVX2 must be present (the caller's target features, into which this is inlined), the 48
+/// bytes at `d + at` writable, `at` the end of the output so far (`ahead`'s place), and the
+/// 16 bytes at the output's end readable.
+#[inline(always)]
+pub(super) unsafe fn below_800_to_utf8(
+    w: __m256i,
+    d: *mut u8,
+    ahead: &mut Ahead<false>,
+    at: usize,
+) -> usize {
+    let two = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    // Bits 0-7: units 0-7 with two bytes; bits 16-23: units 8-15.
+    let m = _mm256_movemask_epi8(_mm256_packs_epi16(two, two)) as u32;
+    let pair = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<6>(w), _mm256_set1_epi16(0xC0)),
+        _mm256_slli_epi16::<8>(_mm256_or_si256(
+            _mm256_and_si256(w, _mm256_set1_epi16(0x3F)),
+            _mm256_set1_epi16(0x80),
+        )),
+    );
+    let lanes = _mm256_blendv_epi8(w, pair, two);
+    let lo = &PACK_1_2[(m & 0xFF) as usize];
+    let hi = &PACK_1_2[(m >> 16 & 0xFF) as usize];
+    let (l, h) = (lo.len as usize, hi.len as usize);
+    // SAFETY: the caller's contract; the shuffles are 16 readable bytes each (unaligned
+    // loads); l <= 16 and l + h <= 32, so both 16-byte stores are within the 48 bytes at
+    // d + at; a unit that is not ASCII makes l + h >= 17 (`advance_past`'s condition).
+    unsafe {
+        let shuf = _mm256_loadu2_m128i(
+            hi.shuffle.as_ptr() as *const __m128i,
+            lo.shuffle.as_ptr() as *const __m128i,
+        );
+        let packed = _mm256_shuffle_epi8(lanes, shuf);
+        ahead.advance_past(d, at + l + h);
+        _mm_storeu_si128(d.add(at) as *mut __m128i, _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(
+            d.add(at + l) as *mut __m128i,
+            _mm256_extracti128_si256::<1>(packed),
+        );
+    }
+    l + h
 }
 
 /// Sixteen UTF-16 code units (big-endian if `BE`), none a surrogate, in `w`, as UTF-8 at byte
