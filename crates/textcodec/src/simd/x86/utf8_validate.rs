@@ -782,6 +782,27 @@ pub(super) unsafe fn tables512() -> (__m512i, __m512i, __m512i) {
 }
 
 /// The flags of malformed pairs and triples in `input`, given the 64 bytes before it:
+/// The last step of [`check_block512`] and [`check_at512`]: `special` (the lookups' verdict
+/// on each byte with the one before it) against the bytes that must be the second
+/// continuation of a three- or four-byte sequence, or the third of a four-byte one (from the
+/// bytes two and three before): nonzero where the input is malformed.
+///
+/// # Safety
+/// AVX-512 F/BW present (the caller's target features, into which this is inlined).
+#[inline(always)]
+unsafe fn errors512(special: __m512i, prev2: __m512i, prev3: __m512i) -> __m512i {
+    // SAFETY: register operations of AVX-512 F and BW, present (the caller's contract).
+    unsafe {
+        let is_third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
+        let is_fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
+        let must23_80 = _mm512_and_si512(
+            _mm512_or_si512(is_third, is_fourth),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        _mm512_xor_si512(must23_80, special)
+    }
+}
+
 /// [`check_block`] on 64 bytes. `t`: the tables BYTE_1_HIGH, BYTE_1_LOW and BYTE_2_HIGH in
 /// each 16-byte lane.
 ///
@@ -810,15 +831,7 @@ pub(super) unsafe fn check_block512(
         let byte_1_low = _mm512_shuffle_epi8(t1l, _mm512_and_si512(prev1, nibble));
         let byte_2_high = _mm512_shuffle_epi8(t2h, high(input));
         let special = _mm512_and_si512(_mm512_and_si512(byte_1_high, byte_1_low), byte_2_high);
-        // Bytes that must be the second continuation of a three- or four-byte sequence, or
-        // the third of a four-byte one.
-        let is_third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
-        let is_fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
-        let must23_80 = _mm512_and_si512(
-            _mm512_or_si512(is_third, is_fourth),
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
-        _mm512_xor_si512(must23_80, special)
+        errors512(special, prev2, prev3)
     }
 }
 
@@ -849,13 +862,7 @@ unsafe fn check_at512(
         let byte_1_low = _mm512_permutexvar_epi8(prev1, t1l);
         let byte_2_high = _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(input), t2h);
         let special = _mm512_and_si512(_mm512_and_si512(byte_1_high, byte_1_low), byte_2_high);
-        let is_third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
-        let is_fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
-        let must23_80 = _mm512_and_si512(
-            _mm512_or_si512(is_third, is_fourth),
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
-        _mm512_xor_si512(must23_80, special)
+        errors512(special, prev2, prev3)
     }
 }
 
