@@ -417,8 +417,8 @@ pub(crate) fn run_out<F: FastPath, S: Sink>(src: &[u8], sink: &mut S) -> usize {
     }
 }
 
-/// What a [`FastEncoder`]'s handler returns for one scalar value or for end-of-queue: the
-/// driver's [`EncStep`] in another shape. Bytes are held in a `u32`, the first in its lowest
+/// What a [`FastEncoder`]'s handler returns to [`encode_run`] for one scalar value or for
+/// end-of-queue (see [`Steps`]): the driver's [`EncStep`] in another shape. Bytes are held in a `u32`, the first in its lowest
 /// byte, and their number is the variant: every variant is one `u32` or nothing, so a step is
 /// two values in registers (its kind and the `u32`), and [`encode_run`], into which the
 /// handler is inlined, goes straight from each `return` to its store.
