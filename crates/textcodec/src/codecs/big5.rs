@@ -1,9 +1,10 @@
 //! Big5 ("Big5 decoder", "Big5 encoder").
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::driver::{EncStep, EncodeHandler};
 use super::handles::Sink;
-use super::multibyte::{encode_fast, run_out, utf8_pair_entry, FastPath, PairSink, Utf8Pairs};
+use super::multibyte::{
+    run_out, utf8_pair_entry, FastEncoder, FastPath, PairSink, Steps, Utf8Pairs,
+};
 use crate::tables::big5::{BIG5_DECODE, BIG5_ENCODE, BIG5_ENCODE_ASTRAL};
 
 /// The pointer of the decoder's steps 3.3 to 3.5: `None` unless `byte` is in the range 0x40 to
@@ -258,18 +259,17 @@ fn big5_pointer(code_point: u32) -> Option<u16> {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Big5Encoder;
 
-impl EncodeHandler for Big5Encoder {
-    // "Big5 encoder" handler (step 1, end-of-queue, is the default `end`).
+impl FastEncoder for Big5Encoder {
+    // Index Big5 has supplementary code points.
+    const SUPPLEMENTARY: bool = true;
+
+    // "Big5 encoder" handler from step 3 (step 1, end-of-queue, is the default `end_of_queue`; step 2, ASCII, the blanket `EncodeHandler`'s).
     #[inline(always)]
-    fn handle(&mut self, code_point: u32) -> EncStep {
-        // 2. If codePoint is an ASCII code point, then return a byte whose value is codePoint.
-        if code_point < 0x80 {
-            return EncStep::one(code_point as u8);
-        }
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
         // 3. Let pointer be the index Big5 pointer for codePoint.
         // 4. If pointer is null, then return error with codePoint.
         let Some(pointer) = big5_pointer(code_point) else {
-            return EncStep::Error(code_point);
+            return S::error(code_point);
         };
         // 5. Let leading be pointer / 157 + 0x81.
         let leading = (pointer / 157) as u8 + 0x81;
@@ -278,21 +278,7 @@ impl EncodeHandler for Big5Encoder {
         // 7. Let offset be 0x40 if trailing is less than 0x3F, otherwise 0x62.
         let offset = if trailing < 0x3F { 0x40 } else { 0x62 };
         // 8. Return two bytes whose values are leading and trailing + offset.
-        EncStep::two(leading, trailing + offset)
-    }
-
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
-    #[inline(never)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, src, dst)
-    }
-
-    #[inline(never)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, src, dst)
+        S::two(leading, trailing + offset)
     }
 }
 

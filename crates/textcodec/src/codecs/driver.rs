@@ -611,13 +611,6 @@ impl EncStep {
             len: 1,
         }
     }
-    #[inline(always)]
-    pub(crate) fn two(a: u8, b: u8) -> EncStep {
-        EncStep::Bytes {
-            buf: [a, b, 0, 0],
-            len: 2,
-        }
-    }
 }
 
 /// An encoder handler: the state and per-item algorithm of one encoder of the spec.
@@ -631,25 +624,9 @@ pub(crate) trait EncodeHandler: Copy {
     /// Fast path over UTF-8 input: encodes a prefix of `src` without errors into `dst`,
     /// exactly as [`handle`](Self::handle) would; returns (bytes read, bytes written). Stops at
     /// a character boundary before anything it does not handle.
-    #[inline(always)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        if !self.ascii_is_identity() {
-            return (0, 0);
-        }
-        let n = crate::simd::copy_ascii_to_ascii(src.as_bytes(), dst);
-        (n, n)
-    }
+    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize);
     /// Fast path over UTF-16 input, like [`run_utf8`](Self::run_utf8).
-    #[inline(always)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        if !self.ascii_is_identity() {
-            return (0, 0);
-        }
-        let n = crate::simd::copy_utf16_ascii_to_ascii(src, dst);
-        (n, n)
-    }
-    /// Whether, in the current state, every ASCII code point encodes as itself (one byte).
-    fn ascii_is_identity(&self) -> bool;
+    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize);
 }
 
 /// An encoder's input as the driver runs it: a [`Source`] whose form picks the handler's fast

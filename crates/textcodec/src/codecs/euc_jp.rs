@@ -2,7 +2,7 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::Sink;
-use super::multibyte::{run_multi, MapEncoder, Mapped};
+use super::multibyte::{run_multi, FastEncoder, Steps};
 use crate::tables::index_code_point;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
 use crate::tables::jis0212::JIS0212_DECODE;
@@ -194,42 +194,38 @@ impl DecodeHandler for EucJpDecoder {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct EucJpEncoder;
 
-/// "EUC-JP encoder" handler steps 3 to 11 for a non-ASCII scalar value.
-#[inline(always)]
-fn euc_jp_map(code_point: u32) -> Mapped {
-    // 3. U+00A5 (¥) -> byte 0x5C.
-    if code_point == 0xA5 {
-        return Mapped::one(0x5C);
-    }
-    // 4. U+203E (‾) -> byte 0x7E.
-    if code_point == 0x203E {
-        return Mapped::one(0x7E);
-    }
-    // 5. U+FF61..=U+FF9F -> 0x8E, codePoint - 0xFF61 + 0xA1.
-    if (0xFF61..=0xFF9F).contains(&code_point) {
-        return Mapped::two(0x8E, (code_point - 0xFF61 + 0xA1) as u8);
-    }
-    // 6. U+2212 (−) is set to U+FF0D (－).
-    let code_point = if code_point == 0x2212 {
-        0xFF0D
-    } else {
-        code_point
-    };
-    // 7. pointer: the index pointer for codePoint in index jis0208.
-    // 8. If pointer is null, return error with codePoint (the caller's, see `Mapped::step`;
-    //    U+FF0D always has a pointer, so the substitution never reaches an error).
-    let Some(pointer) = JIS0208_ENCODE.get(code_point) else {
-        return Mapped::NONE;
-    };
-    // 9-11. leading = pointer / 94 + 0xA1, trailing = pointer % 94 + 0xA1.
-    Mapped::two((pointer / 94 + 0xA1) as u8, (pointer % 94 + 0xA1) as u8)
-}
+impl FastEncoder for EucJpEncoder {
+    // Index jis0208 has no supplementary code points.
+    const SUPPLEMENTARY: bool = false;
 
-// "EUC-JP encoder" handler: step 1 (end-of-queue) and step 2 (ASCII) are those of every
-// [`MapEncoder`]; the rest is [`euc_jp_map`].
-impl MapEncoder for EucJpEncoder {
+    // "EUC-JP encoder" handler from step 3 (step 1, end-of-queue, is the default `end_of_queue`; step 2, ASCII, the blanket `EncodeHandler`'s).
     #[inline(always)]
-    fn map(code_point: u32) -> Mapped {
-        euc_jp_map(code_point)
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
+        // 3. U+00A5 (¥) -> byte 0x5C.
+        if code_point == 0xA5 {
+            return S::one(0x5C);
+        }
+        // 4. U+203E (‾) -> byte 0x7E.
+        if code_point == 0x203E {
+            return S::one(0x7E);
+        }
+        // 5. U+FF61..=U+FF9F -> 0x8E, codePoint - 0xFF61 + 0xA1.
+        if (0xFF61..=0xFF9F).contains(&code_point) {
+            return S::two(0x8E, (code_point - 0xFF61 + 0xA1) as u8);
+        }
+        // 6. U+2212 (−) is set to U+FF0D (－).
+        let code_point = if code_point == 0x2212 {
+            0xFF0D
+        } else {
+            code_point
+        };
+        // 7. pointer: the index pointer for codePoint in index jis0208.
+        // 8. If pointer is null, return error with codePoint (U+FF0D always has a pointer, so
+        //    the substitution never reaches an error).
+        let Some(pointer) = JIS0208_ENCODE.get(code_point) else {
+            return S::error(code_point);
+        };
+        // 9-11. leading = pointer / 94 + 0xA1, trailing = pointer % 94 + 0xA1.
+        S::two((pointer / 94 + 0xA1) as u8, (pointer % 94 + 0xA1) as u8)
     }
 }

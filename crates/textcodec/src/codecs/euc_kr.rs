@@ -2,7 +2,7 @@
 
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::{Out, Sink};
-use super::multibyte::{run_multi, utf8_pair_entry, utf8_run, MapEncoder, Mapped, Utf8Pairs};
+use super::multibyte::{run_multi, utf8_pair_entry, utf8_run, FastEncoder, Steps, Utf8Pairs};
 use crate::tables::euc_kr::{EUC_KR_DECODE, EUC_KR_ENCODE};
 use crate::tables::index_code_point;
 
@@ -144,24 +144,20 @@ impl DecodeHandler for EucKrDecoder {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct EucKrEncoder;
 
-/// "EUC-KR encoder" handler steps 3 to 7 for a scalar value that is not ASCII.
-#[inline(always)]
-fn euc_kr_map(code_point: u32) -> Mapped {
-    // 3. pointer: the index pointer for codePoint in index EUC-KR.
-    // 4. If pointer is null, return error with codePoint.
-    let Some(pointer) = EUC_KR_ENCODE.get(code_point) else {
-        return Mapped::NONE;
-    };
-    // 5-7. leading = pointer / 190 + 0x81, trailing = pointer % 190 + 0x41.
-    Mapped::two((pointer / 190 + 0x81) as u8, (pointer % 190 + 0x41) as u8)
-}
+impl FastEncoder for EucKrEncoder {
+    // Index EUC-KR has no supplementary code points.
+    const SUPPLEMENTARY: bool = false;
 
-// "EUC-KR encoder" handler: step 1 (end-of-queue) and step 2 (ASCII) are those of every
-// [`MapEncoder`]; the rest is [`euc_kr_map`].
-impl MapEncoder for EucKrEncoder {
+    // "EUC-KR encoder" handler from step 3 (step 1, end-of-queue, is the default `end_of_queue`; step 2, ASCII, the blanket `EncodeHandler`'s).
     #[inline(always)]
-    fn map(code_point: u32) -> Mapped {
-        euc_kr_map(code_point)
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
+        // 3. pointer: the index pointer for codePoint in index EUC-KR.
+        // 4. If pointer is null, return error with codePoint.
+        let Some(pointer) = EUC_KR_ENCODE.get(code_point) else {
+            return S::error(code_point);
+        };
+        // 5-7. leading = pointer / 190 + 0x81, trailing = pointer % 190 + 0x41.
+        S::two((pointer / 190 + 0x81) as u8, (pointer % 190 + 0x41) as u8)
     }
 }
 

@@ -5,10 +5,9 @@
 //! ranges" ("index gb18030 ranges code point" / "index gb18030 ranges pointer").
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::driver::{EncStep, EncodeHandler};
 use super::handles::Sink;
 use super::multibyte::{
-    encode_fast, run_out, utf8_pairs, FastPath, PairSink, Utf16Pairs, Utf8Pairs,
+    run_out, utf8_pairs, FastEncoder, FastPath, PairSink, Steps, Utf16Pairs, Utf8Pairs,
 };
 #[cfg(test)]
 use crate::tables::gb18030::GB18030_RANGES;
@@ -358,28 +357,27 @@ impl Gb18030Encoder {
     }
 }
 
-impl EncodeHandler for Gb18030Encoder {
-    // "gb18030 encoder" handler (step 1, end-of-queue, is the default `end`).
+impl FastEncoder for Gb18030Encoder {
+    // gb18030 has bytes for every supplementary code point (steps 9 to 16).
+    const SUPPLEMENTARY: bool = true;
+
+    // "gb18030 encoder" handler from step 3 (step 1, end-of-queue, is the default `end_of_queue`; step 2, ASCII, the blanket `EncodeHandler`'s).
     #[inline(always)]
-    fn handle(&mut self, code_point: u32) -> EncStep {
-        // 2. If codePoint is an ASCII code point, then return a byte whose value is codePoint.
-        if code_point < 0x80 {
-            return EncStep::one(code_point as u8);
-        }
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
         // 3. If codePoint is U+E5E5, then return error with codePoint.
         if code_point == 0xE5E5 {
-            return EncStep::Error(code_point);
+            return S::error(code_point);
         }
         // 4. If is GBK is true and codePoint is U+20AC (€), then return byte 0x80.
         if self.is_gbk && code_point == 0x20AC {
-            return EncStep::one(0x80);
+            return S::one(0x80);
         }
         // 5. If there is a row in the table whose first column is codePoint, then return the
         //    two bytes on the same row listed in the second column.
         if (0xE78D..=0xE864).contains(&code_point) {
             if let Ok(i) = PUA_SIDE_TABLE.binary_search_by_key(&(code_point as u16), |&(c, _)| c) {
                 let [a, b] = PUA_SIDE_TABLE[i].1;
-                return EncStep::two(a, b);
+                return S::two(a, b);
             }
         }
         // 6. Let pointer be the index pointer for codePoint in index gb18030.
@@ -392,11 +390,11 @@ impl EncodeHandler for Gb18030Encoder {
             // 7.3. Let offset be 0x40 if trailing is less than 0x3F, otherwise 0x41.
             let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
             // 7.4. Return two bytes whose values are leading and trailing + offset.
-            return EncStep::two(leading, trailing + offset);
+            return S::two(leading, trailing + offset);
         }
         // 8. If is GBK is true, then return error with codePoint.
         if self.is_gbk {
-            return EncStep::Error(code_point);
+            return S::error(code_point);
         }
         // 9. Set pointer to the index gb18030 ranges pointer for codePoint.
         let mut pointer = ranges_pointer(code_point);
@@ -414,29 +412,12 @@ impl EncodeHandler for Gb18030Encoder {
         let byte4 = pointer % 10;
         // 16. Return four bytes whose values are byte1 + 0x81, byte2 + 0x30, byte3 + 0x81,
         //     byte4 + 0x30.
-        EncStep::Bytes {
-            buf: [
-                byte1 as u8 + 0x81,
-                byte2 as u8 + 0x30,
-                byte3 as u8 + 0x81,
-                byte4 as u8 + 0x30,
-            ],
-            len: 4,
-        }
-    }
-
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
-    #[inline(never)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, src, dst)
-    }
-
-    #[inline(never)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        encode_fast(self, src, dst)
+        S::four([
+            byte1 as u8 + 0x81,
+            byte2 as u8 + 0x30,
+            byte3 as u8 + 0x81,
+            byte4 as u8 + 0x30,
+        ])
     }
 }
 

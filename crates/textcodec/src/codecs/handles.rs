@@ -280,18 +280,38 @@ impl Sink for Utf16Sink<'_> {
     }
 }
 
+/// An encoder's input as its code units: one variant per [`Source`], so a codec's match over
+/// them is exhaustive (and, the source's type being known, compiled to one arm).
+pub(crate) enum Units<'a> {
+    /// A `&str`'s bytes.
+    Utf8(&'a [u8]),
+    /// UTF-16 code units.
+    Utf16(&'a [u16]),
+}
+
 /// Where encoder input comes from: a `&str` or UTF-16 code units.
-pub(crate) trait Source {
+pub(crate) trait Source: Copy {
+    /// Its length in code units.
     fn len(&self) -> usize;
+    /// Its code units.
+    fn units(&self) -> Units<'_>;
+    /// The code unit at `r` (a byte of UTF-8, or a UTF-16 code unit): an ASCII code point
+    /// when it is less than 0x80.
+    fn unit(&self, r: usize) -> u32;
     /// The scalar value at `pos` and the position after it; `None` when `pos` holds a leading
     /// surrogate that ends the input and more input may complete it.
     fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)>;
-    /// The unit at `r` if it is ASCII.
-    fn ascii_at(&self, r: usize) -> Option<u8>;
-    /// Copies the ASCII run at `r` as far as it fits in `dst`; returns its length.
-    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize;
-    /// The non-ASCII scalar value at `r` and its length in units; `None` for a lone
-    /// surrogate (left to the driver).
+    /// Whether the ASCII run at `r` is known to be long at a glance: then the encoders' fast
+    /// path gives all of it to the bulk copy at once.
+    fn long_ascii_run(&self, r: usize) -> bool;
+    /// Copies the ASCII run in `r..end` as far as it fits in `dst`; returns its length.
+    fn ascii_run(&self, r: usize, end: usize, dst: &mut [u8]) -> usize;
+    /// The BMP scalar value at `r` (not a surrogate) and its length in units, or `None` for a
+    /// supplementary one or a surrogate: for an encoder that has bytes for no supplementary
+    /// code point.
+    fn bmp_scalar(&self, r: usize) -> Option<(u32, usize)>;
+    /// The scalar value at `r` and its length in units; `None` for a lone surrogate (or a
+    /// leading surrogate ending the input), which the fast paths leave to the driver.
     fn scalar(&self, r: usize) -> Option<(u32, usize)>;
 }
 
@@ -300,32 +320,53 @@ impl Source for &str {
     fn len(&self) -> usize {
         str::len(self)
     }
-    #[inline]
+    #[inline(always)]
+    fn units(&self) -> Units<'_> {
+        Units::Utf8(self.as_bytes())
+    }
+    #[inline(always)]
+    fn unit(&self, r: usize) -> u32 {
+        self.as_bytes()[r] as u32
+    }
+    #[inline(always)]
     fn next(&self, pos: usize, _last: bool) -> Option<(u32, usize)> {
-        let b = self.as_bytes();
-        let lead = b[pos];
+        let lead = self.as_bytes()[pos];
         if lead < 0x80 {
             return Some((lead as u32, pos + 1));
         }
-        let c = self[pos..].chars().next().expect("character boundary");
-        Some((c as u32, pos + c.len_utf8()))
+        let (cp, len) = utf8_at(self.as_bytes(), pos);
+        Some((cp, pos + len))
+    }
+    /// Eight ASCII bytes at `r` (one load).
+    #[inline(always)]
+    fn long_ascii_run(&self, r: usize) -> bool {
+        match self.as_bytes().get(r..).and_then(|s| s.first_chunk::<8>()) {
+            Some(q) => u64::from_le_bytes(*q) & 0x8080_8080_8080_8080 == 0,
+            None => false,
+        }
     }
     #[inline(always)]
-    fn ascii_at(&self, r: usize) -> Option<u8> {
-        let u = self.as_bytes()[r];
-        if u < 0x80 {
-            Some(u)
+    fn ascii_run(&self, r: usize, end: usize, dst: &mut [u8]) -> usize {
+        crate::simd::copy_ascii_to_ascii(&self.as_bytes()[r..end], dst)
+    }
+    #[inline(always)]
+    fn bmp_scalar(&self, r: usize) -> Option<(u32, usize)> {
+        // `self` is valid UTF-8 and `r` is a character boundary.
+        let s = self.as_bytes();
+        let b = s[r];
+        if b < 0x80 {
+            Some((b as u32, 1))
+        } else if b < 0xE0 {
+            Some((utf8_2(b, s[r + 1]), 2))
+        } else if b < 0xF0 {
+            Some((utf8_3(b, s[r + 1], s[r + 2]), 3))
         } else {
             None
         }
     }
     #[inline(always)]
-    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize {
-        crate::simd::copy_ascii_to_ascii(&self.as_bytes()[r..], dst)
-    }
-    #[inline(always)]
     fn scalar(&self, r: usize) -> Option<(u32, usize)> {
-        Some(decode_utf8_at(self.as_bytes(), r))
+        Some(utf8_at(self.as_bytes(), r))
     }
 }
 
@@ -333,6 +374,14 @@ impl Source for &[u16] {
     #[inline(always)]
     fn len(&self) -> usize {
         <[u16]>::len(self)
+    }
+    #[inline(always)]
+    fn units(&self) -> Units<'_> {
+        Units::Utf16(self)
+    }
+    #[inline(always)]
+    fn unit(&self, r: usize) -> u32 {
+        self[r] as u32
     }
     #[inline]
     fn next(&self, pos: usize, last: bool) -> Option<(u32, usize)> {
@@ -349,27 +398,36 @@ impl Source for &[u16] {
                 0x10000 + ((u - 0xD800) << 10) + (t as u32 - 0xDC00),
                 pos + 2,
             )),
+            // A leading surrogate not followed by a trailing one is U+FFFD; at the end of the
+            // input it waits for more, unless this is the last input.
             Some(_) => Some((0xFFFD, pos + 1)),
             None if last => Some((0xFFFD, pos + 1)),
             None => None,
         }
     }
+    /// Never: four UTF-16 code units looked at cost more than they save (Japanese HTML from
+    /// UTF-16, callgrind).
     #[inline(always)]
-    fn ascii_at(&self, r: usize) -> Option<u8> {
+    fn long_ascii_run(&self, r: usize) -> bool {
+        let _ = r;
+        false
+    }
+    #[inline(always)]
+    fn ascii_run(&self, r: usize, end: usize, dst: &mut [u8]) -> usize {
+        crate::simd::copy_utf16_ascii_to_ascii(&self[r..end], dst)
+    }
+    #[inline(always)]
+    fn bmp_scalar(&self, r: usize) -> Option<(u32, usize)> {
         let u = self[r];
-        if u < 0x80 {
-            Some(u as u8)
-        } else {
+        if (0xD800..0xE000).contains(&u) {
             None
+        } else {
+            Some((u as u32, 1))
         }
     }
     #[inline(always)]
-    fn ascii_run(&self, r: usize, dst: &mut [u8]) -> usize {
-        crate::simd::copy_utf16_ascii_to_ascii(&self[r..], dst)
-    }
-    #[inline(always)]
     fn scalar(&self, r: usize) -> Option<(u32, usize)> {
-        decode_utf16_at(self, r)
+        utf16_at(self, r)
     }
 }
 
@@ -386,20 +444,20 @@ pub(crate) const fn utf8_3(lead: u8, c1: u8, c2: u8) -> u32 {
     ((lead as u32 & 0x0F) << 12) | ((c1 as u32 & 0x3F) << 6) | (c2 as u32 & 0x3F)
 }
 
-/// The scalar value of the (valid) non-ASCII UTF-8 sequence at `s[i..]` and its length.
+/// The scalar value of the valid UTF-8 sequence at `s[i..]` (`i` a character boundary) and
+/// its length.
 #[inline(always)]
-pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
-    let b0 = s[i] as u32;
-    if b0 < 0xE0 {
-        (((b0 & 0x1F) << 6) | (s[i + 1] as u32 & 0x3F), 2)
+pub(crate) fn utf8_at(s: &[u8], i: usize) -> (u32, usize) {
+    let b0 = s[i];
+    if b0 < 0x80 {
+        (b0 as u32, 1)
+    } else if b0 < 0xE0 {
+        (utf8_2(b0, s[i + 1]), 2)
     } else if b0 < 0xF0 {
-        (
-            ((b0 & 0x0F) << 12) | ((s[i + 1] as u32 & 0x3F) << 6) | (s[i + 2] as u32 & 0x3F),
-            3,
-        )
+        (utf8_3(b0, s[i + 1], s[i + 2]), 3)
     } else {
         (
-            ((b0 & 0x07) << 18)
+            ((b0 as u32 & 0x07) << 18)
                 | ((s[i + 1] as u32 & 0x3F) << 12)
                 | ((s[i + 2] as u32 & 0x3F) << 6)
                 | (s[i + 3] as u32 & 0x3F),
@@ -409,9 +467,9 @@ pub(crate) fn decode_utf8_at(s: &[u8], i: usize) -> (u32, usize) {
 }
 
 /// The scalar value at `s[i..]` and its length in units; `None` for a lone surrogate (or a
-/// leading surrogate ending `s`), which the fast paths leave to the driver.
+/// leading surrogate ending `s`).
 #[inline(always)]
-pub(crate) fn decode_utf16_at(s: &[u16], i: usize) -> Option<(u32, usize)> {
+pub(crate) fn utf16_at(s: &[u16], i: usize) -> Option<(u32, usize)> {
     let u = s[i] as u32;
     if !(0xD800..0xE000).contains(&u) {
         return Some((u, 1));

@@ -1,8 +1,8 @@
 //! ISO-2022-JP ("ISO-2022-JP decoder", "ISO-2022-JP encoder").
 
 use super::driver::{DecodeHandler, Seq, Step};
-use super::driver::{EncStep, EncodeHandler};
-use super::handles::Sink;
+use super::handles::{Sink, Units};
+use super::multibyte::{FastEncoder, Steps};
 use crate::tables::index_code_point;
 use crate::tables::iso_2022_jp_katakana::ISO_2022_JP_KATAKANA;
 use crate::tables::jis0208::{JIS0208_DECODE, JIS0208_ENCODE};
@@ -501,84 +501,23 @@ fn jis0208_pointer(code_point: u32) -> Option<u16> {
     JIS0208_ENCODE.get(code_point)
 }
 
-impl Iso2022JpEncoder {
-    /// Encodes `code_point` through [`handle`](EncodeHandler::handle) into `dst[*w..]`,
-    /// escapes included, only if that succeeds without an error and fits whole; otherwise
-    /// leaves the state and `*w` as they were and returns false.
-    #[inline(always)]
-    fn put(&mut self, code_point: u32, dst: &mut [u8], w: &mut usize) -> bool {
-        let (snap, snap_w) = (*self, *w);
-        loop {
-            let (buf, len, again) = match self.handle(code_point) {
-                EncStep::Bytes { buf, len } => (buf, len as usize, false),
-                EncStep::Again(esc) => ([esc[0], esc[1], esc[2], 0], 3, true),
-                _ => break,
-            };
-            let Some(out) = dst.get_mut(*w..*w + len) else {
-                break;
-            };
-            out.copy_from_slice(&buf[..len]);
-            *w += len;
-            if !again {
-                return true;
-            }
-        }
-        *self = snap;
-        *w = snap_w;
-        false
-    }
+impl FastEncoder for Iso2022JpEncoder {
+    // Index jis0208 has no supplementary code points.
+    const SUPPLEMENTARY: bool = false;
+    // Only in the ASCII state, and there not U+000E, U+000F and U+001B (`plain_ascii`).
+    const ASCII_IS_IDENTITY: bool = false;
 
-    /// [`put`](Self::put) with the common cases inline: a character of index jis0208 in the
-    /// jis0208 state (steps 8 to 15), or in the ASCII state (step 12's escape, then steps 13
-    /// to 15 for the restored code point).
+    // "ISO-2022-JP encoder" handler (steps 3 to 15; steps 1 and 2 are `end_of_queue`).
     #[inline(always)]
-    fn put_fast(&mut self, code_point: u32, dst: &mut [u8], w: &mut usize) -> bool {
-        if self.state == EncState::Roman
-            || code_point < 0x80
-            || code_point == 0xA5
-            || code_point == 0x203E
-        {
-            return self.put(code_point, dst, w);
-        }
-        // Steps 3 to 7 do not apply. A null pointer is an error (after step 11.1's escape in
-        // the jis0208 state): left to the byte-at-a-time path.
-        let Some(pointer) = jis0208_pointer(code_point) else {
-            return false;
-        };
-        let (leading, trailing) = ((pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8);
-        if self.state == EncState::Jis0208 {
-            let Some(out) = dst.get_mut(*w..*w + 2) else {
-                return false;
-            };
-            out[0] = leading;
-            out[1] = trailing;
-            *w += 2;
-        } else {
-            let Some(out) = dst.get_mut(*w..*w + 5) else {
-                return false;
-            };
-            out[..3].copy_from_slice(&ESC_JIS0208);
-            out[3] = leading;
-            out[4] = trailing;
-            *w += 5;
-            self.state = EncState::Jis0208;
-        }
-        true
-    }
-}
-
-impl EncodeHandler for Iso2022JpEncoder {
-    // "ISO-2022-JP encoder" handler (steps 3 to 15; steps 1 and 2 are `end`).
-    #[inline]
-    fn handle(&mut self, code_point: u32) -> EncStep {
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
         // 3. If state is ASCII or Roman and codePoint is U+000E, U+000F or U+001B, return
         //    error with U+FFFD.
         if self.state != EncState::Jis0208 && matches!(code_point, 0x0E | 0x0F | 0x1B) {
-            return EncStep::Error(0xFFFD);
+            return S::error(0xFFFD);
         }
         // 4. If state is ASCII and codePoint is an ASCII code point, return it as a byte.
         if self.state == EncState::Ascii && code_point < 0x80 {
-            return EncStep::one(code_point as u8);
+            return S::one(code_point as u8);
         }
         // 5. If state is Roman and codePoint is an ASCII code point other than U+005C and
         //    U+007E, or is U+00A5 or U+203E:
@@ -589,26 +528,26 @@ impl EncodeHandler for Iso2022JpEncoder {
         {
             // 5.1. ASCII code point: return it as a byte.
             if code_point < 0x80 {
-                return EncStep::one(code_point as u8);
+                return S::one(code_point as u8);
             }
             // 5.2. U+00A5 (¥): return byte 0x5C.
             if code_point == 0xA5 {
-                return EncStep::one(0x5C);
+                return S::one(0x5C);
             }
             // 5.3. U+203E (‾): return byte 0x7E.
-            return EncStep::one(0x7E);
+            return S::one(0x7E);
         }
         // 6. If codePoint is an ASCII code point and state is not ASCII: restore codePoint,
         //    state = ASCII, return 0x1B 0x28 0x42.
         if code_point < 0x80 && self.state != EncState::Ascii {
             self.state = EncState::Ascii;
-            return EncStep::Again(ESC_ASCII);
+            return S::again(ESC_ASCII);
         }
         // 7. If codePoint is U+00A5 or U+203E and state is not Roman: restore codePoint,
         //    state = Roman, return 0x1B 0x28 0x4A.
         if (code_point == 0xA5 || code_point == 0x203E) && self.state != EncState::Roman {
             self.state = EncState::Roman;
-            return EncStep::Again(ESC_ROMAN);
+            return S::again(ESC_ROMAN);
         }
         // 8-10. pointer: the index pointer in index jis0208 for codePoint, after U+2212 is set
         //       to U+FF0D and half-width katakana to their index ISO-2022-JP katakana code
@@ -618,110 +557,44 @@ impl EncodeHandler for Iso2022JpEncoder {
             //       ASCII, return 0x1B 0x28 0x42.
             if self.state == EncState::Jis0208 {
                 self.state = EncState::Ascii;
-                return EncStep::Again(ESC_ASCII);
+                return S::again(ESC_ASCII);
             }
             // 11.2. Return error with codePoint (never a substituted one: U+FF0D and the
             //       katakana index's code points all have pointers).
-            return EncStep::Error(code_point);
+            return S::error(code_point);
         };
         // 12. If state is not jis0208: restore codePoint, state = jis0208, return
         //     0x1B 0x24 0x42. (Restoring the substituted code point or the original one
         //     gives the same bytes next time.)
         if self.state != EncState::Jis0208 {
             self.state = EncState::Jis0208;
-            return EncStep::Again(ESC_JIS0208);
+            return S::again(ESC_JIS0208);
         }
         // 13-15. leading = pointer / 94 + 0x21, trailing = pointer % 94 + 0x21.
-        EncStep::two((pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8)
+        S::two((pointer / 94 + 0x21) as u8, (pointer % 94 + 0x21) as u8)
     }
 
-    fn end(&mut self) -> EncStep {
+    fn end_of_queue<S: Steps>(&mut self) -> S {
         // 1. End-of-queue and state is not ASCII: state = ASCII, return 0x1B 0x28 0x42.
         if self.state != EncState::Ascii {
             self.state = EncState::Ascii;
-            return EncStep::Bytes {
-                buf: [0x1B, 0x28, 0x42, 0],
-                len: 3,
-            };
+            return S::three(ESC_ASCII);
         }
         // 2. End-of-queue and state is ASCII: return finished.
-        EncStep::Finished
+        S::finished()
     }
 
-    fn ascii_is_identity(&self) -> bool {
-        // Even in the ASCII state, U+000E, U+000F and U+001B are errors (step 3).
-        false
+    #[inline(always)]
+    fn plain_ascii(&self, u: u32) -> bool {
+        // Step 4; U+000E, U+000F and U+001B are errors (step 3).
+        self.state == EncState::Ascii && !matches!(u, 0x0E | 0x0F | 0x1B)
     }
 
-    #[inline(never)]
-    fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        // The state in a local (in a register through the loop, not read back after each
-        // store), written back at the end.
-        let mut h = *self;
-        let s = src.as_bytes();
-        let (mut r, mut w) = (0usize, 0usize);
-        while r < s.len() {
-            let b = s[r];
-            if h.state == EncState::Ascii && b < 0x80 {
-                // Step 4, a run at a time.
-                let n = plain_ascii_len(&s[r..]);
-                let n = crate::simd::copy_ascii_to_ascii(&s[r..r + n], &mut dst[w..]);
-                if n == 0 {
-                    break;
-                }
-                r += n;
-                w += n;
-                continue;
-            }
-            // `src` is valid UTF-8 and `r` is a character boundary.
-            let (cp, len) = if b < 0x80 {
-                (b as u32, 1)
-            } else if b < 0xE0 {
-                (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
-            } else if b < 0xF0 {
-                (
-                    ((b as u32 & 0x0F) << 12)
-                        | ((s[r + 1] as u32 & 0x3F) << 6)
-                        | (s[r + 2] as u32 & 0x3F),
-                    3,
-                )
-            } else {
-                // Supplementary: never in index jis0208.
-                break;
-            };
-            if !h.put_fast(cp, dst, &mut w) {
-                break;
-            }
-            r += len;
-        }
-        *self = h;
-        (r, w)
-    }
-
-    #[inline(never)]
-    fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        // As in `run_utf8`.
-        let mut h = *self;
-        let (mut r, mut w) = (0usize, 0usize);
-        while r < src.len() {
-            let u = src[r];
-            if h.state == EncState::Ascii && u < 0x80 {
-                // Step 4, a run at a time.
-                let n = plain_ascii_len16(&src[r..]);
-                let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..r + n], &mut dst[w..]);
-                if n == 0 {
-                    break;
-                }
-                r += n;
-                w += n;
-                continue;
-            }
-            if (0xD800..0xE000).contains(&u) || !h.put_fast(u as u32, dst, &mut w) {
-                break;
-            }
-            r += 1;
-        }
-        *self = h;
-        (r, w)
+    #[inline(always)]
+    fn plain_ascii_len(&self, units: Units<'_>, r: usize) -> Option<usize> {
+        Some(match units {
+            Units::Utf8(s) => plain_ascii_len(&s[r..]),
+            Units::Utf16(s) => plain_ascii_len16(&s[r..]),
+        })
     }
 }

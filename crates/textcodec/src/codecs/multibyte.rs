@@ -1,12 +1,12 @@
 //! The plumbing shared by the multi-byte (CJK) codecs: pair tables (two-byte sequences
 //! pre-decoded to UTF-8 or UTF-16) and the runs over them, the decoders' fast paths
-//! ([`FastPath`], [`run_multi`]), the encoders' fast paths ([`encode_fast`], [`run_mapped_utf8`])
-//! and the stateless mapped encoders ([`Mapped`], [`MapEncoder`]).
+//! ([`FastPath`], [`run_multi`]), and the encoders' fast path ([`encode_run`], over every
+//! [`FastEncoder`]).
 
 #[cfg(test)]
 use super::driver::{DecodeHandler, Step};
 use super::driver::{EncStep, EncodeHandler};
-use super::handles::{Out, Sink, Source, Utf16Sink, Utf8Sink};
+use super::handles::{Out, Sink, Source, Units, Utf16Sink, Utf8Sink};
 
 /// The decoder fast path shared by EUC-JP, Shift_JIS and EUC-KR from the initial state:
 /// ASCII runs, and the non-ASCII sequences `seq` decodes (`seq(src, i)`: the code point and
@@ -417,229 +417,311 @@ pub(crate) fn run_out<F: FastPath, S: Sink>(src: &[u8], sink: &mut S) -> usize {
     }
 }
 
-/// The encoders' fast path: `h.handle` on each scalar value of `src` (ASCII runs copied),
-/// stopping at a character boundary before an error, a lone surrogate, or when fewer than 4
-/// bytes of `dst` are free. Returns (units read, bytes written).
+/// What a [`FastEncoder`]'s handler returns to [`encode_run`] for one scalar value or for
+/// end-of-queue (see [`Steps`]): the driver's [`EncStep`] in another shape. Bytes are held in a `u32`, the first in its lowest
+/// byte, and their number is the variant: every variant is one `u32` or nothing, so a step is
+/// two values in registers (its kind and the `u32`), and [`encode_run`], into which the
+/// handler is inlined, goes straight from each `return` to its store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FastStep {
+    /// One byte.
+    One(u32),
+    /// Two bytes.
+    Two(u32),
+    /// Three bytes.
+    Three(u32),
+    /// Four bytes.
+    Four(u32),
+    /// Three bytes (an escape sequence), after which the same item is processed again: the
+    /// spec's "restore codePoint to ioQueue ... return three bytes".
+    Again(u32),
+    /// "error" with this code point.
+    Error(u32),
+    /// "finished".
+    Finished,
+}
+
+/// The steps an encoder's handler returns, in the shape its caller wants: [`FastStep`] for
+/// [`encode_run`], the driver's [`EncStep`] for the driver. The handler is written once,
+/// generic over this, and makes each kind of step directly: no conversion between the two.
+pub(crate) trait Steps: Copy {
+    /// One byte, `b`.
+    fn one(b: u8) -> Self;
+    /// Two bytes, `a` then `b`.
+    fn two(a: u8, b: u8) -> Self;
+    /// Three bytes.
+    fn three(bytes: [u8; 3]) -> Self;
+    /// Four bytes.
+    fn four(bytes: [u8; 4]) -> Self;
+    /// An escape sequence, then the same item again (the spec's "restore codePoint to
+    /// ioQueue ... return three bytes").
+    fn again(escape: [u8; 3]) -> Self;
+    /// "error" with code point `cp`.
+    fn error(cp: u32) -> Self;
+    /// "finished".
+    fn finished() -> Self;
+}
+
+impl Steps for FastStep {
+    #[inline(always)]
+    fn one(b: u8) -> FastStep {
+        FastStep::One(b as u32)
+    }
+    #[inline(always)]
+    fn two(a: u8, b: u8) -> FastStep {
+        FastStep::Two(u16::from_le_bytes([a, b]) as u32)
+    }
+    #[inline(always)]
+    fn three(bytes: [u8; 3]) -> FastStep {
+        FastStep::Three(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], 0]))
+    }
+    #[inline(always)]
+    fn four(bytes: [u8; 4]) -> FastStep {
+        FastStep::Four(u32::from_le_bytes(bytes))
+    }
+    #[inline(always)]
+    fn again(escape: [u8; 3]) -> FastStep {
+        FastStep::Again(u32::from_le_bytes([escape[0], escape[1], escape[2], 0]))
+    }
+    #[inline(always)]
+    fn error(cp: u32) -> FastStep {
+        FastStep::Error(cp)
+    }
+    #[inline(always)]
+    fn finished() -> FastStep {
+        FastStep::Finished
+    }
+}
+
+impl Steps for EncStep {
+    #[inline(always)]
+    fn one(b: u8) -> EncStep {
+        EncStep::one(b)
+    }
+    #[inline(always)]
+    fn two(a: u8, b: u8) -> EncStep {
+        EncStep::Bytes {
+            buf: [a, b, 0, 0],
+            len: 2,
+        }
+    }
+    #[inline(always)]
+    fn three(bytes: [u8; 3]) -> EncStep {
+        EncStep::Bytes {
+            buf: [bytes[0], bytes[1], bytes[2], 0],
+            len: 3,
+        }
+    }
+    #[inline(always)]
+    fn four(bytes: [u8; 4]) -> EncStep {
+        EncStep::Bytes { buf: bytes, len: 4 }
+    }
+    #[inline(always)]
+    fn again(escape: [u8; 3]) -> EncStep {
+        EncStep::Again(escape)
+    }
+    #[inline(always)]
+    fn error(cp: u32) -> EncStep {
+        EncStep::Error(cp)
+    }
+    #[inline(always)]
+    fn finished() -> EncStep {
+        EncStep::Finished
+    }
+}
+
+/// A multi-byte encoder, as the fast path [`encode_run`] runs it: the spec's handler and
+/// what the fast path needs to know of it. Every `FastEncoder` is an [`EncodeHandler`] (the
+/// blanket impl below), whose fast paths over UTF-8 and UTF-16 are `encode_run`.
+pub(crate) trait FastEncoder: Copy {
+    /// Whether some supplementary code point has bytes (gb18030, Big5): the fast path then
+    /// decodes four-byte UTF-8 sequences and surrogate pairs, and otherwise stops at them (the
+    /// driver then reports the error).
+    const SUPPLEMENTARY: bool;
+    /// Whether every ASCII code point encodes as its byte in every state: the handler's step
+    /// "If codePoint is an ASCII code point, return a byte whose value is codePoint", before
+    /// any other that applies to it (all but ISO-2022-JP). That step is then the blanket
+    /// [`EncodeHandler`]'s, and [`handler`](Self::handler) is only for the other code points.
+    const ASCII_IS_IDENTITY: bool = true;
+    /// The encoder's handler for one scalar value (not an ASCII one, if
+    /// [`ASCII_IS_IDENTITY`](Self::ASCII_IS_IDENTITY)).
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S;
+    /// The encoder's handler for end-of-queue.
+    #[inline(always)]
+    fn end_of_queue<S: Steps>(&mut self) -> S {
+        S::finished()
+    }
+    /// Whether ASCII code point `u` encodes as the byte `u` in the current state: always if
+    /// [`ASCII_IS_IDENTITY`](Self::ASCII_IS_IDENTITY).
+    #[inline(always)]
+    fn plain_ascii(&self, u: u32) -> bool {
+        let _ = u;
+        true
+    }
+    /// The length of the run of [`plain_ascii`](Self::plain_ascii) code points at
+    /// `units[r..]`, which starts with one; `None`: the whole ASCII run.
+    #[inline(always)]
+    fn plain_ascii_len(&self, units: Units<'_>, r: usize) -> Option<usize> {
+        let _ = (units, r);
+        None
+    }
+}
+
+/// How many characters of an ASCII run [`encode_run`] copies one by one before it calls the
+/// bulk copy for the rest, which has a cost per call: most ASCII runs between CJK characters
+/// are a few characters long (of ja.html's 3,027, 1,464 are 1 to 8). Four: fewer or more
+/// (1, 3, 5, 6, 8, 16) counted more instructions on Japanese HTML from UTF-8 or UTF-16.
+const SHORT_RUN: usize = 4;
+
+/// The encoders' fast path: the handler of `e` on each scalar value of `src` into `dst`,
+/// ASCII runs copied; stops at a character boundary before an error, a lone surrogate, a
+/// supplementary code point the encoder has no bytes for (not
+/// [`SUPPLEMENTARY`](FastEncoder::SUPPLEMENTARY)), or when fewer than 4 bytes of `dst` are
+/// free. An escape sequence (ISO-2022-JP's "restore codePoint ... return three bytes") is a
+/// step of its own, as in the driver: it may end the run before its code point. Returns
+/// (units read, bytes written).
 #[inline(always)]
-pub(crate) fn encode_fast<H: EncodeHandler, I: Source>(
-    h: &mut H,
+pub(crate) fn encode_run<E: FastEncoder, I: Source>(
+    e: &mut E,
     src: I,
     dst: &mut [u8],
 ) -> (usize, usize) {
+    // The state in a local (in a register through the loop), written back at the end; the
+    // room left as a slice (its pointer and length in registers: one comparison says whether
+    // a step fits, and no store checks again).
+    let mut h = *e;
+    let room = dst.len();
+    let mut out: &mut [u8] = dst;
     let len = src.len();
-    let (mut r, mut w) = (0, 0);
-    while r < len {
-        if let Some(b) = src.ascii_at(r) {
-            // A lone ASCII character between others is common: no run copy for it.
-            if r + 1 >= len || src.ascii_at(r + 1).is_none() {
-                let Some(d) = dst.get_mut(w) else {
-                    break;
-                };
-                *d = b;
-                r += 1;
-                w += 1;
-                continue;
+    let mut r = 0usize;
+    'run: while r < len {
+        let u = src.unit(r);
+        if u < 0x80 && h.plain_ascii(u) {
+            // Up to `SHORT_RUN` ASCII characters one by one (a lone one between others is
+            // common, and short runs: spaces, punctuation, digits, short tags), the rest of a
+            // longer run in bulk: the bulk copy has a cost per call. A run known to be long
+            // goes to it at once.
+            if !(E::ASCII_IS_IDENTITY && src.long_ascii_run(r)) {
+                let mut u = u;
+                let mut k = 1;
+                loop {
+                    let Some((d, rest)) = core::mem::take(&mut out).split_first_mut() else {
+                        break 'run;
+                    };
+                    *d = u as u8;
+                    out = rest;
+                    r += 1;
+                    if r >= len {
+                        break 'run;
+                    }
+                    u = src.unit(r);
+                    if u >= 0x80 || !h.plain_ascii(u) {
+                        continue 'run;
+                    }
+                    if k >= SHORT_RUN {
+                        break;
+                    }
+                    k += 1;
+                }
             }
-            let n = src.ascii_run(r, &mut dst[w..]);
+            let end = match h.plain_ascii_len(src.units(), r) {
+                Some(n) => r + n,
+                None => len,
+            };
+            let n = src.ascii_run(r, end, out);
             if n == 0 {
+                // No room (the run starts with a plain ASCII character).
                 break;
             }
+            out = &mut core::mem::take(&mut out)[n..];
             r += n;
-            w += n;
-            continue;
+            continue 'run;
         }
-        if dst.len() - w < 4 {
-            break;
+        // The characters up to the next plain ASCII one, in a loop of their own.
+        loop {
+            if out.len() < 4 {
+                break 'run;
+            }
+            // Not ASCII if `E::ASCII_IS_IDENTITY` (valid UTF-8 or UTF-16 from a unit of 0x80
+            // or more), as `handler` then wants.
+            let scalar = if E::SUPPLEMENTARY {
+                src.scalar(r)
+            } else {
+                src.bmp_scalar(r)
+            };
+            let Some((cp, units)) = scalar else {
+                break 'run;
+            };
+            // Each kind of step with its own store and advance (room for 4 bytes was checked).
+            let rest = core::mem::take(&mut out);
+            match h.handler::<FastStep>(cp) {
+                FastStep::One(v) => {
+                    rest[0] = v as u8;
+                    out = &mut rest[1..];
+                }
+                FastStep::Two(v) => {
+                    // Byte by byte: where the handler computes the two bytes apart, the stores
+                    // take them as they are (and merge where it has them together).
+                    rest[0] = v as u8;
+                    rest[1] = (v >> 8) as u8;
+                    out = &mut rest[2..];
+                }
+                FastStep::Three(v) => {
+                    rest[..3].copy_from_slice(&v.to_le_bytes()[..3]);
+                    out = &mut rest[3..];
+                }
+                FastStep::Four(v) => {
+                    rest[..4].copy_from_slice(&v.to_le_bytes());
+                    out = &mut rest[4..];
+                }
+                FastStep::Again(v) => {
+                    // The escape sequence, then the same code point again in the new state.
+                    rest[..3].copy_from_slice(&v.to_le_bytes()[..3]);
+                    out = &mut rest[3..];
+                    continue 'run;
+                }
+                FastStep::Error(_) | FastStep::Finished => {
+                    out = rest;
+                    break 'run;
+                }
+            }
+            r += units;
+            if r >= len {
+                break 'run;
+            }
+            let u = src.unit(r);
+            if u < 0x80 && h.plain_ascii(u) {
+                continue 'run;
+            }
         }
-        let Some((cp, units)) = src.scalar(r) else {
-            break;
-        };
-        let EncStep::Bytes { buf, len: n } = h.handle(cp) else {
-            break;
-        };
-        match n {
-            // The two bytes as one 16-bit value: one store, not a byte store each.
-            2 => dst[w..w + 2].copy_from_slice(&(u32::from_le_bytes(buf) as u16).to_le_bytes()),
-            4 => dst[w..w + 4].copy_from_slice(&buf),
-            _ => dst[w] = buf[0],
-        }
-        w += n as usize;
-        r += units;
     }
-    (r, w)
+    *e = h;
+    (r, room - out.len())
 }
 
-/// What a stateless encoder makes of one non-ASCII scalar value: one or two bytes, or nothing
-/// (an error with that code point).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mapped {
-    /// 0 (unmappable), 1 or 2.
-    pub(crate) len: u8,
-    pub(crate) bytes: [u8; 2],
-}
-
-impl Mapped {
-    pub(crate) const NONE: Mapped = Mapped {
-        len: 0,
-        bytes: [0, 0],
-    };
+impl<E: FastEncoder> EncodeHandler for E {
     #[inline(always)]
-    pub(crate) fn one(b: u8) -> Mapped {
-        Mapped {
-            len: 1,
-            bytes: [b, 0],
-        }
-    }
-    #[inline(always)]
-    pub(crate) fn two(a: u8, b: u8) -> Mapped {
-        Mapped {
-            len: 2,
-            bytes: [a, b],
-        }
-    }
-    /// The handler's result for code point `cp` mapped to `self`.
-    #[inline(always)]
-    pub(crate) fn step(self, cp: u32) -> EncStep {
-        match self.len {
-            0 => EncStep::Error(cp),
-            1 => EncStep::one(self.bytes[0]),
-            _ => EncStep::two(self.bytes[0], self.bytes[1]),
-        }
-    }
-}
-
-/// Writes `m` at `dst[*w..]` if it fits whole and is not unmappable.
-#[inline(always)]
-fn put_mapped(m: Mapped, dst: &mut [u8], w: &mut usize) -> bool {
-    match m.len {
-        1 => match dst.get_mut(*w) {
-            Some(d) => {
-                *d = m.bytes[0];
-                *w += 1;
-                true
-            }
-            None => false,
-        },
-        2 => match dst.get_mut(*w..*w + 2) {
-            Some(d) => {
-                d[0] = m.bytes[0];
-                d[1] = m.bytes[1];
-                *w += 2;
-                true
-            }
-            None => false,
-        },
-        _ => false,
-    }
-}
-
-/// The encoder fast path over UTF-8 for an encoder where ASCII is the identity and `map`
-/// gives the result for every non-ASCII scalar value (stateless). Stops before an unmappable
-/// character or one that does not fit.
-#[inline(always)]
-pub(crate) fn run_mapped_utf8(
-    src: &str,
-    dst: &mut [u8],
-    map: impl Fn(u32) -> Mapped,
-) -> (usize, usize) {
-    let s = src.as_bytes();
-    let (mut r, mut w) = (0usize, 0usize);
-    while r < s.len() {
-        let b = s[r];
-        if b < 0x80 {
-            let n = crate::simd::copy_ascii_to_ascii(&s[r..], &mut dst[w..]);
-            if n == 0 {
-                break;
-            }
-            r += n;
-            w += n;
-            continue;
-        }
-        // `src` is valid UTF-8 and `r` is a character boundary.
-        let (cp, len) = if b < 0xE0 {
-            (((b as u32 & 0x1F) << 6) | (s[r + 1] as u32 & 0x3F), 2)
-        } else if b < 0xF0 {
-            (
-                ((b as u32 & 0x0F) << 12)
-                    | ((s[r + 1] as u32 & 0x3F) << 6)
-                    | (s[r + 2] as u32 & 0x3F),
-                3,
-            )
-        } else {
-            // Supplementary: never mappable in these encodings.
-            break;
-        };
-        if !put_mapped(map(cp), dst, &mut w) {
-            break;
-        }
-        r += len;
-    }
-    (r, w)
-}
-
-/// The encoder fast path over UTF-16, like [`run_mapped_utf8`]. Surrogates (paired or not) stop
-/// it: no supplementary code point is mappable in these encodings.
-#[inline(always)]
-pub(crate) fn run_mapped_utf16(
-    src: &[u16],
-    dst: &mut [u8],
-    map: impl Fn(u32) -> Mapped,
-) -> (usize, usize) {
-    let (mut r, mut w) = (0usize, 0usize);
-    while r < src.len() {
-        let u = src[r];
-        if u < 0x80 {
-            let n = crate::simd::copy_utf16_ascii_to_ascii(&src[r..], &mut dst[w..]);
-            if n == 0 {
-                break;
-            }
-            r += n;
-            w += n;
-            continue;
-        }
-        if (0xD800..0xE000).contains(&u) {
-            break;
-        }
-        if !put_mapped(map(u as u32), dst, &mut w) {
-            break;
-        }
-        r += 1;
-    }
-    (r, w)
-}
-
-/// A stateless encoder whose ASCII is the identity and whose other code points map one by
-/// one ([`Mapped`]): EUC-JP, Shift_JIS and EUC-KR. Its [`EncodeHandler`] is the blanket one
-/// below: the spec's step "If codePoint is an ASCII code point, return a byte whose value is
-/// codePoint", then [`map`](Self::map) for the rest of the handler's steps.
-pub(crate) trait MapEncoder: Copy {
-    /// The handler's steps for a non-ASCII scalar value.
-    fn map(code_point: u32) -> Mapped;
-}
-
-impl<M: MapEncoder> EncodeHandler for M {
-    // Step 1, end-of-queue, is the default `end`.
-    #[inline]
     fn handle(&mut self, code_point: u32) -> EncStep {
-        // ASCII code point -> byte.
-        if code_point < 0x80 {
+        // "If codePoint is an ASCII code point, return a byte whose value is codePoint."
+        if E::ASCII_IS_IDENTITY && code_point < 0x80 {
             return EncStep::one(code_point as u8);
         }
-        M::map(code_point).step(code_point)
+        self.handler(code_point)
     }
 
-    fn ascii_is_identity(&self) -> bool {
-        true
+    #[inline(always)]
+    fn end(&mut self) -> EncStep {
+        self.end_of_queue()
     }
 
     #[inline(never)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        run_mapped_utf8(src, dst, M::map)
+        encode_run(self, src, dst)
     }
 
     #[inline(never)]
     fn run_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        run_mapped_utf16(src, dst, M::map)
+        encode_run(self, src, dst)
     }
 }
 
@@ -718,5 +800,226 @@ pub(crate) fn check_utf8_run<H: DecodeHandler + Default>(table: &Utf8Pairs) {
             );
             assert!(w2 + 4 > room, "{src:02X?} {room}: stopped early");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::big5::Big5Encoder;
+    use super::super::euc_jp::EucJpEncoder;
+    use super::super::euc_kr::EucKrEncoder;
+    use super::super::gb18030::Gb18030Encoder;
+    use super::super::iso_2022_jp::Iso2022JpEncoder;
+    use super::super::shift_jis::ShiftJisEncoder;
+    use super::*;
+    use core::fmt::Debug;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// One item of a test input: a scalar value, or (UTF-16 only) a lone surrogate.
+    #[derive(Clone, Copy)]
+    enum Item {
+        Scalar(u32),
+        Lone(u16),
+    }
+
+    /// The input as UTF-8 (`None` when it has a lone surrogate) and as UTF-16.
+    fn forms(items: &[Item]) -> (Option<String>, Vec<u16>) {
+        let mut s = Some(String::new());
+        let mut u = Vec::new();
+        for &item in items {
+            match item {
+                Item::Scalar(cp) => {
+                    let c = char::from_u32(cp).unwrap();
+                    if let Some(s) = s.as_mut() {
+                        s.push(c);
+                    }
+                    u.extend_from_slice(c.encode_utf16(&mut [0; 2]));
+                }
+                Item::Lone(x) => {
+                    s = None;
+                    u.push(x);
+                }
+            }
+        }
+        (s, u)
+    }
+
+    /// A point between two steps of the handler: units read, bytes written, the state, and
+    /// whether the step after it is for a supplementary code point.
+    struct Boundary<E> {
+        read: usize,
+        written: usize,
+        state: E,
+        next_supplementary: bool,
+    }
+
+    /// The handler's steps over `items` from state `h` as far as they go (to an error or a
+    /// lone surrogate): the bytes and the boundaries between the steps, the start first.
+    fn reference<E: FastEncoder>(
+        mut h: E,
+        items: &[Item],
+        utf16: bool,
+    ) -> (Vec<u8>, Vec<Boundary<E>>) {
+        let mut out = Vec::new();
+        let mut at = std::vec![Boundary {
+            read: 0,
+            written: 0,
+            state: h,
+            next_supplementary: false,
+        }];
+        let mut read = 0;
+        'items: for &item in items {
+            let Item::Scalar(cp) = item else {
+                break;
+            };
+            let units = match char::from_u32(cp).unwrap() {
+                c if utf16 => c.len_utf16(),
+                c => c.len_utf8(),
+            };
+            loop {
+                let again = match EncodeHandler::handle(&mut h, cp) {
+                    EncStep::Bytes { buf, len } => {
+                        out.extend_from_slice(&buf[..len as usize]);
+                        false
+                    }
+                    EncStep::Again(escape) => {
+                        out.extend_from_slice(&escape);
+                        true
+                    }
+                    EncStep::Error(_) | EncStep::Finished => break 'items,
+                };
+                if !again {
+                    read += units;
+                }
+                at.last_mut().unwrap().next_supplementary = cp >= 0x10000;
+                at.push(Boundary {
+                    read,
+                    written: out.len(),
+                    state: h,
+                    next_supplementary: false,
+                });
+                if !again {
+                    break;
+                }
+            }
+        }
+        (out, at)
+    }
+
+    /// Runs the fast path of `h` (its `run_utf8` and `run_utf16`, which are [`encode_run`])
+    /// over `items` into buffers of every room below `rooms` and of room to spare, filled with
+    /// `fill`, and checks it against the handler: it stops between two of the handler's steps
+    /// with their bytes and state, leaves what follows its output untouched, and stops only
+    /// where it may (fewer than 4 bytes free, a next step that does not fit, a supplementary
+    /// code point the encoder has no bytes for, or where the handler stops).
+    fn check<E: FastEncoder + Debug>(name: &str, h: E, items: &[Item], rooms: usize, fill: u8) {
+        let (utf8, utf16) = forms(items);
+        for form16 in [false, true] {
+            if !form16 && utf8.is_none() {
+                continue;
+            }
+            let (want, at) = reference(h, items, form16);
+            for room in (0..rooms).chain([want.len() + 8]) {
+                let mut dst = std::vec![fill; room];
+                let mut e = h;
+                let (r, w) = match (form16, utf8.as_deref()) {
+                    (false, Some(s)) => e.run_utf8(s, &mut dst),
+                    _ => e.run_utf16(&utf16, &mut dst),
+                };
+                let what =
+                    std::format!("{name} from {h:?}, UTF-16 {form16}, room {room}: {utf16:04X?}");
+                let Some(k) = at.iter().position(|b| b.written == w) else {
+                    panic!("{what}: {w} bytes written, not between two steps");
+                };
+                assert_eq!(r, at[k].read, "{what}: read");
+                assert_eq!(dst[..w], want[..w], "{what}: bytes");
+                assert!(
+                    dst[w..].iter().all(|&b| b == fill),
+                    "{what}: past the output"
+                );
+                assert_eq!(
+                    std::format!("{e:?}"),
+                    std::format!("{:?}", at[k].state),
+                    "{what}: state"
+                );
+                if let Some(next) = at.get(k + 1) {
+                    let free = room - w;
+                    assert!(
+                        free < 4
+                            || free < next.written - w
+                            || (at[k].next_supplementary && !E::SUPPLEMENTARY),
+                        "{what}: stopped early at {r} ({w} bytes written)"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every BMP scalar value between two ASCII characters and between two of `cjk`, from the
+    /// initial state `h`, then random inputs from states the handler reaches.
+    fn check_encoder<E: FastEncoder + Debug>(name: &str, h: E, cjk: u32) {
+        let scalars = (0..0x11_0000u32).filter(|cp| char::from_u32(*cp).is_some());
+        // The code points with bytes (or an escape first) from the initial state.
+        let repertoire: Vec<u32> = scalars
+            .clone()
+            .filter(|&cp| !matches!(EncodeHandler::handle(&mut h.clone(), cp), EncStep::Error(_)))
+            .collect();
+        assert!(repertoire.len() > 7000, "{name}");
+        for cp in scalars.filter(|cp| *cp < 0x10000 || cp % 61 == 0) {
+            for around in [0x61, cjk] {
+                let items = [Item::Scalar(around), Item::Scalar(cp), Item::Scalar(around)];
+                check(name, h, &items, 0, 0xEE);
+            }
+        }
+        let mut x = 0x2545_F491u32;
+        let mut next = move || crate::xorshift32(&mut x) as usize;
+        let special = [
+            0x0E, 0x0F, 0x1B, 0x5C, 0x7E, 0x80, 0xA5, 0x203E, 0x2212, 0xFF61, 0xFF9F, 0xE5E5,
+            0x20AC, 0xFFFD, 0x1_0000, 0x2_0000, 0x2_8CCD,
+        ];
+        for round in 0..3000 {
+            let mut items = Vec::new();
+            for _ in 0..1 + next() % 24 {
+                let cp = match next() % 16 {
+                    0..=2 => (next() % 0x80) as u32,
+                    3 => {
+                        let n = next() % 40;
+                        items.extend((0..n).map(|k| Item::Scalar(0x61 + (k % 26) as u32)));
+                        0x20
+                    }
+                    4 => special[next() % special.len()],
+                    5 => loop {
+                        // Mostly what the encoder has no bytes for.
+                        if let Some(c) = char::from_u32((next() % 0x11_0000) as u32) {
+                            break c as u32;
+                        }
+                    },
+                    6 if round % 4 == 0 => {
+                        items.push(Item::Lone((0xD800 + next() % 0x800) as u16));
+                        0x61
+                    }
+                    _ => repertoire[next() % repertoire.len()],
+                };
+                items.push(Item::Scalar(cp));
+            }
+            // The state after some first character (ISO-2022-JP's ASCII, Roman or jis0208).
+            let mut start = h;
+            let first = [0x61, 0xA5, cjk][round % 3];
+            while let EncStep::Again(_) = EncodeHandler::handle(&mut start, first) {}
+            let fill = [0x00, 0xEE, 0xFF][round % 3];
+            check(name, start, &items, 48, fill);
+        }
+    }
+
+    #[test]
+    fn encode_run_matches_the_handlers() {
+        check_encoder("gb18030", Gb18030Encoder::new(false), 0x4E00);
+        check_encoder("GBK", Gb18030Encoder::new(true), 0x4E00);
+        check_encoder("Big5", Big5Encoder, 0x4E00);
+        check_encoder("EUC-JP", EucJpEncoder, 0x3042);
+        check_encoder("ISO-2022-JP", Iso2022JpEncoder::default(), 0x3042);
+        check_encoder("Shift_JIS", ShiftJisEncoder, 0x3042);
+        check_encoder("EUC-KR", EucKrEncoder, 0xAC00);
     }
 }

@@ -3,7 +3,7 @@
 use super::driver::{DecodeHandler, Seq, Step};
 use super::handles::{Out, Sink};
 use super::multibyte::{
-    run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, MapEncoder, Mapped, Utf16Pairs,
+    run_multi, utf16_run, utf8_pair_entry, utf8_pairs, utf8_run, FastEncoder, Steps, Utf16Pairs,
     Utf8Pairs,
 };
 use crate::tables::index_code_point;
@@ -219,55 +219,52 @@ impl DecodeHandler for ShiftJisDecoder {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ShiftJisEncoder;
 
-/// "Shift_JIS encoder" handler steps 2 to 13 for a scalar value that is not ASCII.
-#[inline(always)]
-fn shift_jis_map(code_point: u32) -> Mapped {
-    // 2. U+0080 -> byte 0x80 (ASCII code points are handled by the caller).
-    if code_point == 0x80 {
-        return Mapped::one(0x80);
-    }
-    // 3. U+00A5 (¥) -> byte 0x5C.
-    if code_point == 0xA5 {
-        return Mapped::one(0x5C);
-    }
-    // 4. U+203E (‾) -> byte 0x7E.
-    if code_point == 0x203E {
-        return Mapped::one(0x7E);
-    }
-    // 5. U+FF61..=U+FF9F -> byte codePoint - 0xFF61 + 0xA1.
-    if (0xFF61..=0xFF9F).contains(&code_point) {
-        return Mapped::one((code_point - 0xFF61 + 0xA1) as u8);
-    }
-    // 6. U+2212 (−) is set to U+FF0D (－).
-    let code_point = if code_point == 0x2212 {
-        0xFF0D
-    } else {
-        code_point
-    };
-    // 7. pointer: the index Shift_JIS pointer for codePoint (index jis0208 without the
-    //    pointers 8272..=8835).
-    // 8. If pointer is null, return error with codePoint (U+FF0D always has a pointer).
-    let Some(pointer) = SHIFT_JIS_ENCODE.get(code_point) else {
-        return Mapped::NONE;
-    };
-    // 9. leading = pointer / 188.
-    let leading = pointer / 188;
-    // 10. leadingOffset = 0x81 if leading is less than 0x1F, otherwise 0xC1.
-    let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
-    // 11. trailing = pointer % 188.
-    let trailing = pointer % 188;
-    // 12. offset = 0x40 if trailing is less than 0x3F, otherwise 0x41.
-    let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
-    // 13. Return leading + leadingOffset, trailing + offset.
-    Mapped::two((leading + leading_offset) as u8, (trailing + offset) as u8)
-}
+impl FastEncoder for ShiftJisEncoder {
+    // Index jis0208 has no supplementary code points.
+    const SUPPLEMENTARY: bool = false;
 
-// "Shift_JIS encoder" handler: step 1 (end-of-queue) and step 2 (ASCII) are those of every
-// [`MapEncoder`]; the rest is [`shift_jis_map`].
-impl MapEncoder for ShiftJisEncoder {
+    // "Shift_JIS encoder" handler (step 1, end-of-queue, is the default `end_of_queue`).
     #[inline(always)]
-    fn map(code_point: u32) -> Mapped {
-        shift_jis_map(code_point)
+    fn handler<S: Steps>(&mut self, code_point: u32) -> S {
+        // 2. If codePoint is an ASCII code point or U+0080, return a byte whose value is
+        //    codePoint (an ASCII code point: the blanket `EncodeHandler`'s).
+        if code_point == 0x80 {
+            return S::one(0x80);
+        }
+        // 3. U+00A5 (¥) -> byte 0x5C.
+        if code_point == 0xA5 {
+            return S::one(0x5C);
+        }
+        // 4. U+203E (‾) -> byte 0x7E.
+        if code_point == 0x203E {
+            return S::one(0x7E);
+        }
+        // 5. U+FF61..=U+FF9F -> byte codePoint - 0xFF61 + 0xA1.
+        if (0xFF61..=0xFF9F).contains(&code_point) {
+            return S::one((code_point - 0xFF61 + 0xA1) as u8);
+        }
+        // 6. U+2212 (−) is set to U+FF0D (－).
+        let code_point = if code_point == 0x2212 {
+            0xFF0D
+        } else {
+            code_point
+        };
+        // 7. pointer: the index Shift_JIS pointer for codePoint (index jis0208 without the
+        //    pointers 8272..=8835).
+        // 8. If pointer is null, return error with codePoint (U+FF0D always has a pointer).
+        let Some(pointer) = SHIFT_JIS_ENCODE.get(code_point) else {
+            return S::error(code_point);
+        };
+        // 9. leading = pointer / 188.
+        let leading = pointer / 188;
+        // 10. leadingOffset = 0x81 if leading is less than 0x1F, otherwise 0xC1.
+        let leading_offset = if leading < 0x1F { 0x81 } else { 0xC1 };
+        // 11. trailing = pointer % 188.
+        let trailing = pointer % 188;
+        // 12. offset = 0x40 if trailing is less than 0x3F, otherwise 0x41.
+        let offset = if trailing < 0x3F { 0x40 } else { 0x41 };
+        // 13. Return leading + leadingOffset, trailing + offset.
+        S::two((leading + leading_offset) as u8, (trailing + offset) as u8)
     }
 }
 

@@ -823,10 +823,6 @@ impl EncodeHandler for SingleByteEncoder {
         }
     }
 
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let t = &ENCODE[self.which as usize];

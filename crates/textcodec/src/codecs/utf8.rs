@@ -349,10 +349,6 @@ impl EncodeHandler for Utf8Encoder {
         }
     }
 
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let mut n = src.len().min(dst.len());

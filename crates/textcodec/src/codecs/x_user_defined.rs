@@ -130,10 +130,6 @@ impl EncodeHandler for XUserDefinedEncoder {
         EncStep::Error(cp)
     }
 
-    fn ascii_is_identity(&self) -> bool {
-        true
-    }
-
     #[inline(always)]
     fn run_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let src = src.as_bytes();
