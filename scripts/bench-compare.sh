@@ -51,6 +51,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#pos[@]} = 3 ] || { echo "usage: bench-compare.sh [options] OLD NEW FILTER (see --help)" >&2; exit 2; }
 old="${pos[0]}"; new="${pos[1]}"; filter="${pos[2]}"
+# The filter is followed by `/textcodec$` below: a `$` of its own would end it too early.
+filter="${filter%\$}"
 case "$levels" in
     active) levels=(active) ;;
     avx2) levels=(avx2) ;;
