@@ -156,40 +156,48 @@ impl FastPath for Big5Fast {
     fn run<O: PairSink>(src: &[u8], out: &mut O) -> usize {
         let len = src.len();
         let mut i = 0;
-        while i < len {
+        'run: while i < len {
             // Runs of ASCII and two-byte sequences (direct UTF-8 output).
             let j = out.pairs(src, i, &PAIRS_UTF8, None);
             if j != i {
                 i = j;
                 continue;
             }
-            let b = src[i];
-            let lead = b.wrapping_sub(0x81);
-            if lead < 0x7E && i + 1 < len {
+            // Two-byte sequences, one after the other where the output is UTF-16 (no pair
+            // table for it), one at a time where `pairs` takes the next ones.
+            // (`i < len - 1`, not `i + 1 < len`: then neither index is checked.)
+            while i < len - 1 {
+                let lead = src[i].wrapping_sub(0x81);
+                if lead >= 0x7E {
+                    break;
+                }
                 let trail = TRAIL_INDEX[src[i + 1] as usize];
                 if trail == NO_TRAIL || !out.room4() {
-                    break;
+                    return i;
                 }
                 let pointer = lead as usize * 157 + trail as usize;
                 let cp = BIG5_DECODE[pointer];
-                if cp != 0 {
-                    // None of the step 3.6 pointers has an index entry, so a non-null code
-                    // point means the table did not apply.
-                    debug_assert!(two_code_points(pointer).is_none());
-                    if cp < 0x10000 {
-                        out.push_bmp(cp as u16);
-                    } else {
-                        out.push(cp);
-                    }
-                } else if let Some((a, c)) = two_code_points(pointer) {
-                    out.push(a);
-                    out.push(c);
+                if cp == 0 {
+                    // An error, or one of step 3.6's four pointers (two code points, rare):
+                    // both left to the handler.
+                    return i;
+                }
+                // None of the step 3.6 pointers has an index entry, so a non-null code point
+                // means the table did not apply.
+                debug_assert!(two_code_points(pointer).is_none());
+                if cp < 0x10000 {
+                    out.push_bmp(cp as u16);
                 } else {
-                    break;
+                    out.push(cp);
                 }
                 i += 2;
-                continue;
+                if O::units(0x80) != 1 {
+                    continue 'run;
+                }
             }
+            let Some(&b) = src.get(i) else {
+                break;
+            };
             if b >= 0x80 {
                 break;
             }

@@ -405,15 +405,13 @@ unsafe fn kernel<const AVX: bool>(src: &[u8], dst: &mut [u8], low: &[u8; 0x800])
                 let cp = ((b as usize & 0x1F) << 6) | (*s.add(i + 1) as usize & 0x3F);
                 let out = low[cp & 0x7FF];
                 if b >= 0xE0 || out == 0 {
-                    // w <= o <= w + 32 and w + 64 <= m: the caller's values of
-                    // `o..w + 64` put back, by two fixed-size copies (`o..o + 32` and
-                    // `w + 32..w + 64`, which overlap with the same values) rather than a
-                    // call to `memcpy`.
+                    // The stores so far reach at most `o + 32` (each copy is at an output
+                    // position at or before `o`), and before this block nothing from
+                    // `w + 32` on had been stored to: the caller's values of `o..o + 32`
+                    // (w <= o <= w + 32 and w + 64 <= m) put back are all it needs.
                     let k = kp as *const u8;
                     let head = core::ptr::read_unaligned(k.add(o - w) as *const [u8; 32]);
                     core::ptr::write_unaligned(d.add(o) as *mut [u8; 32], head);
-                    let rest = core::ptr::read_unaligned(k.add(32) as *const [u8; 32]);
-                    core::ptr::write_unaligned(d.add(w + 32) as *mut [u8; 32], rest);
                     return (i, o);
                 }
                 *d.add(o) = out;
