@@ -26,6 +26,10 @@
 //!     cargo run --release -p textcodec --example detect_eval -- --stress [LANG...]
 //!         # every title and 100-character piece from every word start of the development
 //!         # set (textcodec alone; wrong counts per cell, every wrong guess on stderr)
+//!     cargo run --release -p textcodec --example detect_eval -- --stress-ko
+//!         # short Korean EUC-KR inputs built from the development set (few syllables, ASCII
+//!         # words and names, syllables outside KS X 1001, rare syllables, Hanja, symbols),
+//!         # both detectors without and with `.kr`; wrong or thin inputs on stderr
 //!     scripts/detect-eval.sh            # = detect_eval --report: test (headline) and development
 //!
 //! Prints Markdown on stdout.
@@ -351,6 +355,306 @@ fn stress(langs: &[String]) {
         .map(|(w, n)| format!("{w} / {n}"))
         .collect();
     println!("| all | | {} |", c.join(" | "));
+}
+
+/// Whether `c` is a Hangul syllable of KS X 1001 (EUC-KR's two-byte rows 0xB0-0xC8, both
+/// bytes 0xA1 and above), as opposed to the other 8,822 syllables of EUC-KR's extension.
+fn ks_x_1001(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let bytes = textcodec::encode(c.encode_utf8(&mut buf), textcodec::EUC_KR).0;
+    bytes.len() == 2 && bytes[0] >= 0xA1 && bytes[1] >= 0xA1
+}
+
+fn is_hangul(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
+
+/// A small deterministic generator (the inputs are the same in every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// The Korean syllables' counts in the model's two training sources (data/detect/train/).
+fn korean_counts() -> BTreeMap<char, u64> {
+    let mut counts = BTreeMap::new();
+    for name in ["ko.tsv", "ko_lingua.tsv"] {
+        let path = format!("{ROOT}/data/detect/train/{name}");
+        for line in read(&path).unwrap_or_default().lines() {
+            let mut parts = line.split('\t');
+            if let (Some(k), Some(n)) = (parts.next(), parts.next()) {
+                let mut chars = k.chars();
+                if let (Some(c), None, Ok(n)) = (chars.next(), chars.next(), n.parse::<u64>()) {
+                    *counts.entry(c).or_default() += n;
+                }
+            }
+        }
+    }
+    counts
+}
+
+/// `--stress-ko`: short Korean EUC-KR inputs built from the DEVELOPMENT set's Korean text
+/// (never the test set), each guessed by textcodec and chardetng without and with `.kr`:
+/// runs of 2 to 6 syllables from every word start; a Korean word of 1 to 4 syllables beside
+/// an ASCII title piece of the English development text, of the other Latin-script
+/// languages' development texts, or beside a name (capitalized ASCII words in a row in those
+/// texts); development titles with one syllable replaced by one of EUC-KR's extension
+/// (outside KS X 1001: its trail byte may be an ASCII letter) or by a rare KS X 1001
+/// syllable (the fewest counts in both training sources), or with Hanja or a KS X 1001
+/// symbol added. Prints the wrong counts per kind (and
+/// textcodec's thinnest margins) on stdout, and on stderr every input either detector gets
+/// wrong and every input within 5 nats of a wrong guess.
+fn stress_korean() {
+    let ko: Vec<Vec<char>> = texts("ko", "EUC-KR", Set::Dev)
+        .iter()
+        .map(|t| t.chars().collect())
+        .collect();
+    let titles: Vec<String> = texts("ko", "EUC-KR", Set::Dev)
+        .iter()
+        .flat_map(|t| every_piece(t, 30))
+        .collect();
+    let english: Vec<String> = texts("en", "windows-1252", Set::Dev)
+        .iter()
+        .flat_map(|t| every_piece(t, 30))
+        .collect();
+    let counts = korean_counts();
+    // KS X 1001 syllables, rarest first (the training sources' counts added).
+    let mut rare: Vec<(u64, char)> = ('\u{AC00}'..='\u{D7A3}')
+        .filter(|&c| ks_x_1001(c))
+        .map(|c| (counts.get(&c).copied().unwrap_or(0), c))
+        .collect();
+    rare.sort();
+    rare.truncate(300);
+    let mut kinds: Vec<(&str, Vec<String>)> = vec![("development titles", titles.clone())];
+    // Runs of 2 to 6 syllables (and what lies between them) from every word start.
+    let mut short = Vec::new();
+    for chars in &ko {
+        for i in 0..chars.len() {
+            if !is_hangul(chars[i]) || (i > 0 && !chars[i - 1].is_whitespace()) {
+                continue;
+            }
+            for n in 2..=6 {
+                let mut seen = 0;
+                let mut end = i;
+                while end < chars.len() && seen < n {
+                    seen += usize::from(is_hangul(chars[end]));
+                    end += 1;
+                }
+                if seen == n {
+                    short.push(chars[i..end].iter().collect::<String>());
+                }
+            }
+        }
+    }
+    kinds.push(("2-6 syllables", short));
+    // A Korean word of 1 to 4 syllables beside an ASCII title piece.
+    let mut words: Vec<String> = Vec::new();
+    for chars in &ko {
+        let mut i = 0;
+        while i < chars.len() {
+            let start = i;
+            while i < chars.len() && is_hangul(chars[i]) {
+                i += 1;
+            }
+            if (1..=4).contains(&(i - start)) {
+                words.push(chars[start..i].iter().collect());
+            }
+            i += 1;
+        }
+    }
+    let ascii: Vec<&String> = english.iter().filter(|t| t.is_ascii()).collect();
+    let mut rng = Lcg(1);
+    let mut mixed = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let a = ascii[rng.next(ascii.len())];
+        mixed.push(match i % 3 {
+            0 => format!("{a} {w}"),
+            1 => format!("{w} {a}"),
+            _ => format!("{w} ({a})"),
+        });
+    }
+    kinds.push(("ASCII + 1-4 syllables", mixed));
+    // The same beside ASCII pieces of the other Latin-script languages' development text
+    // (names and terms that are not English).
+    let mut foreign_ascii: Vec<String> = Vec::new();
+    for l in [
+        "it", "es", "pt", "fr", "de", "nl", "ca", "sv", "da", "nb", "fi", "pl", "cs", "hu", "ro",
+        "tr", "lt", "et", "vi",
+    ] {
+        let enc = if l == "vi" { "UTF-8" } else { "windows-1252" };
+        for t in texts(l, enc, Set::Dev) {
+            foreign_ascii.extend(every_piece(&t, 30).into_iter().filter(|p| p.is_ascii()));
+        }
+    }
+    let mut mixed = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let a = &foreign_ascii[rng.next(foreign_ascii.len())];
+        mixed.push(match i % 3 {
+            0 => format!("{a} {w}"),
+            1 => format!("{w} {a}"),
+            _ => format!("{w} ({a})"),
+        });
+    }
+    kinds.push(("other languages' ASCII + 1-4 syllables", mixed));
+    // Names (two or more capitalized ASCII words in a row, as the Latin-script development
+    // texts write them: "Valles Marineris", "Olympus Mons") beside Korean words.
+    let mut names: Vec<String> = Vec::new();
+    for l in [
+        "en", "it", "es", "pt", "fr", "de", "nl", "ca", "sv", "da", "nb", "fi", "pl", "cs", "hu",
+        "ro", "tr", "lt", "et",
+    ] {
+        for t in texts(l, "windows-1252", Set::Dev) {
+            let mut run: Vec<&str> = Vec::new();
+            for w in t.split_whitespace().chain(std::iter::once("")) {
+                let capital = w.len() > 1
+                    && w.bytes().all(|b| b.is_ascii_alphabetic())
+                    && w.starts_with(|c: char| c.is_ascii_uppercase());
+                if capital {
+                    run.push(w);
+                } else {
+                    if run.len() >= 2 {
+                        names.push(run.join(" "));
+                    }
+                    run.clear();
+                }
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    let mut named = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let n = &names[rng.next(names.len())];
+        named.push(match i % 3 {
+            0 => format!("{n} {w}"),
+            1 => format!("{w} {n}"),
+            _ => format!("{w}({n})"),
+        });
+    }
+    kinds.push(("names + 1-4 syllables", named));
+    // One syllable replaced: outside KS X 1001 (the same initial and vowel with another
+    // final), or a rare KS X 1001 syllable.
+    let mut uhc = Vec::new();
+    let mut rare_titles = Vec::new();
+    for t in &titles {
+        let chars: Vec<char> = t.chars().collect();
+        let at: Vec<usize> = (0..chars.len()).filter(|&i| is_hangul(chars[i])).collect();
+        if at.is_empty() {
+            continue;
+        }
+        let i = at[rng.next(at.len())];
+        let base = (chars[i] as u32 - 0xAC00) / 28 * 28 + 0xAC00;
+        let outside: Vec<char> = (0..28)
+            .filter_map(|f| char::from_u32(base + f))
+            .filter(|&c| !ks_x_1001(c))
+            .collect();
+        if !outside.is_empty() {
+            let mut c = chars.clone();
+            c[i] = outside[rng.next(outside.len())];
+            uhc.push(c.into_iter().collect::<String>());
+        }
+        let mut c = chars.clone();
+        c[i] = rare[rng.next(rare.len())].1;
+        rare_titles.push(c.into_iter().collect::<String>());
+    }
+    kinds.push(("a syllable outside KS X 1001", uhc));
+    kinds.push(("a rare KS X 1001 syllable", rare_titles));
+    // Hanja (Sino-Korean words in KS X 1001's Hanja rows) and KS X 1001 symbols.
+    const HANJA: [&str; 12] = [
+        "火星",
+        "地球",
+        "太陽",
+        "宇宙",
+        "人權",
+        "宣言",
+        "自由",
+        "平等",
+        "世界",
+        "國家",
+        "大韓民國",
+        "科學",
+    ];
+    const SYMBOLS: [&str; 16] = [
+        "※", "·", "○", "●", "◎", "□", "■", "△", "▶", "→", "「", "」", "℃", "①", "㈜", "㎞",
+    ];
+    let mut hanja = Vec::new();
+    let mut symbols = Vec::new();
+    for t in &titles {
+        let h = HANJA[rng.next(HANJA.len())];
+        hanja.push(match rng.next(3) {
+            0 => format!("{t}({h})"),
+            1 => format!("{h} {t}"),
+            _ => format!("{t} {h}"),
+        });
+        let s = SYMBOLS[rng.next(SYMBOLS.len())];
+        symbols.push(match rng.next(2) {
+            0 => format!("{s} {t}"),
+            _ => format!("{t} {s}"),
+        });
+    }
+    kinds.push(("Hanja", hanja));
+    kinds.push(("a KS X 1001 symbol", symbols));
+
+    println!("Korean stress (development set): wrong / inputs, textcodec / chardetng\n");
+    println!("| kind | inputs | without a domain | with `.kr` | thinnest margin | below 5 nats |");
+    println!("|---|---|---|---|---|---|");
+    for (name, inputs) in &kinds {
+        let mut wrong = [[0u32; 2]; 2];
+        let mut thin: [(f64, String); 2] = std::array::from_fn(|_| (f64::MAX, String::new()));
+        let mut below = [0u32; 2];
+        for piece in inputs {
+            let bytes = textcodec::encode(piece, textcodec::EUC_KR).0.into_owned();
+            for (ti, t) in [None, Some(&b"kr"[..])].into_iter().enumerate() {
+                let ours = ours_guess(&bytes, t, false);
+                let theirs = chardetng_guess(&bytes, t, false);
+                let o = !right(&bytes, ours, textcodec::EUC_KR);
+                let c = !right(&bytes, theirs, textcodec::EUC_KR);
+                wrong[ti][0] += u32::from(o);
+                wrong[ti][1] += u32::from(c);
+                let (m, w) = margin(&bytes, t, false, textcodec::EUC_KR);
+                below[ti] += u32::from(m < 5.0);
+                if m < thin[ti].0 {
+                    thin[ti] = (m, format!("{} {piece:?}", w.map_or("-", |e| e.name())));
+                }
+                if m < 5.0 {
+                    eprintln!(
+                        "thin {name}{} {m:.1} {}: {piece:?}",
+                        if ti == 0 { "" } else { " .kr" },
+                        w.map_or("-", |e| e.name())
+                    );
+                }
+                if o || c {
+                    eprintln!(
+                        "{name}{}: ours {} chardetng {} margin {m:.1}: {piece:?}",
+                        if ti == 0 { "" } else { " .kr" },
+                        ours.name(),
+                        theirs.name()
+                    );
+                }
+            }
+        }
+        println!(
+            "| {name} | {} | {} / {} | {} / {} | {:.1} {} / {:.1} {} | {} / {} |",
+            inputs.len(),
+            wrong[0][0],
+            wrong[0][1],
+            wrong[1][0],
+            wrong[1][1],
+            thin[0].0,
+            thin[0].1,
+            thin[1].0,
+            thin[1].1,
+            below[0],
+            below[1]
+        );
+    }
 }
 
 fn chardetng_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
@@ -748,6 +1052,10 @@ fn main() {
             std::process::exit(2);
         }
         stress(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "--stress-ko") {
+        stress_korean();
         return;
     }
     let flag = |f: &str| args.iter().any(|a| a == f);

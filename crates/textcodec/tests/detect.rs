@@ -471,3 +471,38 @@ fn a_guillemet_opens_a_czech_quotation() {
         assert_detects(&bytes, textcodec::WINDOWS_1250, Some(b"cz"), text);
     }
 }
+
+#[test]
+fn a_korean_title_citing_a_name_that_is_not_english() {
+    // The ASCII words of a Korean title are foreign: English ones, or names and terms of any
+    // other Latin-script language (Norwegian, German, Finnish, Polish, Latin). They must not
+    // make the Korean syllables beside them read as a Latin-script language's rare letters
+    // (EUC-KR's two bytes as windows-1252's "Å«", macintosh's, ISO-8859-16's).
+    for text in [
+        "큰(De Forente Nasjoner)",
+        "조 Weitere Eisvorkommen Beobachtete",
+        "는(Yhdistyneiden Kansakuntien)",
+        "그(PRZETO ZGROMADZENIE)",
+    ] {
+        let bytes = encode(text, textcodec::EUC_KR);
+        assert_detects(&bytes, textcodec::EUC_KR, Some(b"kr"), text);
+    }
+    for text in [
+        "곳 Syrtis Major Planum",
+        "조 Weitere Eisvorkommen Beobachtete",
+    ] {
+        let bytes = encode(text, textcodec::EUC_KR);
+        assert_detects(&bytes, textcodec::EUC_KR, None, text);
+    }
+    // A Latin-script title whose words are its own is still its language's.
+    for (text, encoding) in [
+        (
+            "De Forente Nasjoner og menneskerettighetene",
+            textcodec::WINDOWS_1252,
+        ),
+        ("Die Wassereisschichten am Südpol", textcodec::WINDOWS_1252),
+    ] {
+        let bytes = encode(text, encoding);
+        assert_detects(&bytes, encoding, None, text);
+    }
+}

@@ -53,11 +53,18 @@ const PRUNE_EVERY: u64 = 32;
 /// markup never outweighs the text's letters).
 const ASCII_WINDOW: u64 = 64;
 /// The cost of foreign words (0.1 nat): the ASCII words of a text are its language's own or
-/// English ones (a name, a term), English ones in a text of another script: they cost a
-/// Latin-script language at most English's cost plus this, and the other scripts and the
-/// CJK candidates English's cost plus this (a mixture of the language's words and, with
-/// probability e^-2, English's).
+/// foreign ones (a name, a term), all foreign in a text of another script: they cost a
+/// Latin-script language at most the foreign words' cost plus this, and the other scripts
+/// and the CJK candidates the foreign words' cost plus this (a mixture of the language's
+/// words and, with probability e^-2, foreign ones; see `OTHER_LATIN_WORDS`).
 const FOREIGN_WORDS: Cost = 20;
+/// A text's foreign words are English ones, or, with e^-2 of English's weight (a foreign
+/// word's odds, as `FOREIGN_WORDS`), those of any one of the 31 other Latin-script languages
+/// alike: names and terms in Latin, Italian, German, Norwegian, ... ("Valles Marineris",
+/// "De Forente Nasjoner"). Their cost is that of the likelier part of the mixture: English's,
+/// or the cheapest language's plus ln 31 + 2 nats (0.1 nat: 34 + 20).
+const OTHER_LATIN_WORDS: Cost = 54;
+const _: () = assert!(model::LATIN_LANGUAGES == 32, "OTHER_LATIN_WORDS: ln 31");
 /// The bonus of a candidate whose language is spoken under the top-level domain.
 const TLD_LANGUAGE_BONUS: Cost = 40;
 /// The bonus of the top-level domain's usual encoding.
@@ -292,6 +299,14 @@ impl Cjk {
         };
         s.cost = s.cost.saturating_add(add);
     }
+}
+
+/// The foreign words' cost from each Latin-script language's cost of their letter pairs:
+/// English's (language 0), or the cheapest language's plus `OTHER_LATIN_WORDS`, the likelier
+/// part of the mixture.
+fn foreign_words(costs: &[u32; model::LATIN_LANGUAGES as usize]) -> Cost {
+    let cheapest = Cost::from(costs.iter().copied().min().unwrap_or(0));
+    Cost::from(costs[0]).min(cheapest + OTHER_LATIN_WORDS)
 }
 
 /// A character's cost from a CJK table of 4-bit levels, two pointers a byte (DEAD where the
@@ -815,8 +830,8 @@ impl Detector {
         if !self.ascii_words {
             return;
         }
-        // English is language 0.
-        let foreign = Cost::from(self.ascii[0]) + FOREIGN_WORDS;
+        // The foreign words' cost (see `OTHER_LATIN_WORDS`).
+        let foreign = foreign_words(&self.ascii) + FOREIGN_WORDS;
         let paid = |c: u32| Cost::from(c).min(foreign);
         let low = self.ascii.iter().map(|&c| paid(c)).min().unwrap_or(0);
         let latin: [Cost; LATIN] = core::array::from_fn(|l| paid(self.ascii[l]) - low);
