@@ -1187,6 +1187,59 @@ fn copy_valid_utf8_every_destination_size() {
     set_level(before);
 }
 
+/// The dispatched UTF-8 validating copy at every level over long runs of ASCII (the run
+/// loop of 128 bytes per test, with its reads of the output ahead once a run is 256 bytes
+/// long) ended by one sequence, valid, malformed or cut short, at every offset (ASCII
+/// after it, or the input cut inside it or right after it): the output room exact and one
+/// byte short, the buffer past the output (a different byte at each position) untouched.
+#[test]
+fn copy_valid_utf8_ascii_runs_ended_at_every_offset() {
+    const LEN: usize = 700;
+    let sequences: [&[u8]; 9] = [
+        b"\xC3\xA9",         // valid two-byte
+        b"\xE2\x82\xAC",     // valid three-byte
+        b"\xF0\x9F\x98\x80", // valid four-byte
+        b"\xC0\xAF",         // overlong
+        b"\x80",             // lone continuation
+        b"\xE2\x82",         // three-byte cut short (ASCII follows)
+        b"\xF0\x9F\x98",     // four-byte cut short (ASCII follows)
+        b"\xED\xA0\x80",     // surrogate
+        b"\xF4\x90\x80\x80", // above U+10FFFF
+    ];
+    let pattern: std::vec::Vec<u8> = (0..LEN + 70)
+        .map(|k| (k as u8).wrapping_mul(37) ^ 0xA5)
+        .collect();
+    let before = level();
+    for l in all_levels() {
+        set_level(l);
+        let check = |src: &[u8]| {
+            for room in [src.len(), src.len().saturating_sub(1)] {
+                let mut buf = pattern[..room + 64].to_vec();
+                let got = copy_valid_utf8(src, &mut buf[..room]);
+                let want = scalar::valid_utf8_prefix(&src[..room]);
+                assert_eq!(got, want, "{l:?}, room {room}: {src:02X?}");
+                assert_eq!(&buf[..got], &src[..got], "{l:?}, room {room}");
+                assert!(
+                    buf[got..] == pattern[got..room + 64],
+                    "{l:?}, room {room}: written past {got}: {src:02X?}"
+                );
+            }
+        };
+        for seq in sequences {
+            for at in 0..=LEN - seq.len() {
+                let mut src = std::vec![b'a'; LEN];
+                src[at..at + seq.len()].copy_from_slice(seq);
+                check(&src);
+                // Cut right after the sequence, and inside it.
+                for end in at + 1..=at + seq.len() {
+                    check(&src[..end]);
+                }
+            }
+        }
+    }
+    set_level(before);
+}
+
 /// UTF-8 to Latin-1 (`utf8_to_isomorphic`) at every level against its definition.
 mod isomorphic {
     use crate::simd::{set_level, utf8_to_isomorphic, Level};
