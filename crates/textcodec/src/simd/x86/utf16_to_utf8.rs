@@ -39,6 +39,12 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     }
     // SAFETY: dst has at least 48 bytes.
     let mut ahead = unsafe { Ahead::<false>::new(d) };
+    // The test for units of U+0800 or above, read once (a volatile read, which the
+    // compiler cannot repeat): it then stays in a register (as a constant, it is loaded
+    // again in every block that is not ASCII, after the ASCII run's loop: one instruction
+    // a block of Greek or Cyrillic text).
+    // SAFETY: `F800` is a static, aligned for its type.
+    let f800 = unsafe { core::ptr::read_volatile(&F800) };
     'blocks: while i + 32 <= src.len() && o + 32 <= room {
         // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
         let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
@@ -186,13 +192,13 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 continue;
             }
         }
-        if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
+        if _mm256_testz_si256(w, f800) == 0 {
             // A unit of U+0800 or above: a three-byte character (CJK, Thai, Vietnamese, a
             // dash or a quotation mark among Latin letters) or a surrogate.
             if o + 48 > room {
                 break;
             }
-            let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
+            let top = _mm256_and_si256(w, f800);
             let sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800u16 as i16));
             if _mm256_testz_si256(sur, sur) == 0 {
                 // SAFETY: the kept bytes are within dst.
@@ -281,6 +287,12 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     unsafe { ahead.restore(d) };
     (i, o)
 }
+
+/// Sixteen units of 0xF800, the bits of a unit from U+0800 on.
+static F800: __m256i = {
+    // SAFETY: sixteen u16 are 32 bytes, any value of which is an __m256i.
+    unsafe { core::mem::transmute::<[u16; 16], __m256i>([0xF800; 16]) }
+};
 
 /// The first steps of 32 units of an ASCII run, which test each half on its own, before
 /// those that test both at once (`utf16_bytes_to_utf8_avx2_impl`).
