@@ -754,6 +754,33 @@ fn utf16_to_utf8_blocks_ascii_runs_in_cjk_text() {
     }
 }
 
+/// An ASCII run, then three-byte text to the end of the input (a block of more than 64 bytes
+/// of UTF-8 right after an ASCII one), into every room up to 100 bytes short: the AVX-512
+/// kernel converts the block after an ASCII one from its ASCII branch, which must leave it
+/// to the masked tail unless the room holds the 96 bytes a block can write.
+#[test]
+fn utf16_to_utf8_blocks_ascii_then_three_byte_text_every_room() {
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for run in 0..=72usize {
+            for cjk in 16..=40usize {
+                let units: std::vec::Vec<u16> = (0..run)
+                    .map(|k| b'a' as u16 + (k % 26) as u16)
+                    .chain((0..cjk).map(|k| 0x4E00 + (k * 11 % 900) as u16))
+                    .collect();
+                let utf8 = run + 3 * cjk;
+                for be in [false, true] {
+                    for room in utf8.saturating_sub(100)..=utf8 + 8 {
+                        let (r, w) = check_utf16_to_utf8(l, kernel, be, &units, room);
+                        if l == Level::Avx512 && room >= utf8 {
+                            assert_eq!((r, w), (units.len(), utf8), "{be} {room} {units:04X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
     for (level, kernel) in utf8_to_utf16_kernels() {

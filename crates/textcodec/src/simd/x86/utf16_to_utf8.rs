@@ -611,6 +611,20 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
             unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm512_cvtepi16_epi8(w)) };
             i += 32;
             o += 32;
+            // Most ASCII blocks of markup between words of text are followed by one that
+            // is not ASCII: a look at the next 32 units (not 64 at once), back to the top
+            // for it if it is not ASCII.
+            if i + 32 <= n {
+                // SAFETY: i + 32 <= n: units i..i + 32 of `src` are readable; an unaligned
+                // load.
+                let mut x = unsafe { _mm512_loadu_si512(s.add(i) as *const __m512i) };
+                if BE {
+                    x = _mm512_shuffle_epi8(x, swap);
+                }
+                if _mm512_test_epi16_mask(x, _mm512_set1_epi16(0xFF80u16 as i16)) != 0 {
+                    continue;
+                }
+            }
             // A run of ASCII (markup, English): 64 units a step while it lasts, the low
             // bytes of two vectors picked by one `vpermt2b`.
             while i + 64 <= n && o + 64 <= room {
