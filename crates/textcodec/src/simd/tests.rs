@@ -706,6 +706,81 @@ fn utf16_to_utf8_blocks_long_text_surrogates_and_rooms() {
     }
 }
 
+/// Runs of ASCII (markup between words of CJK text, English) of every length up to 200
+/// units and some up to 330, started at every lane of a block after three-byte text and
+/// ended by a two-byte unit, a three-byte one, a surrogate pair or nothing, then three-byte
+/// text, two-byte text short enough that the room left after the run is small, or no text
+/// (the run goes on to the end of the input and of the room): so a run ends in either half
+/// of every step of the AVX2 kernel's ASCII loop, in its first steps (each half tested on its
+/// own) and in those after them (both at once), and after its first look at the next sixteen
+/// units. With room for everything every kernel converts all but the last fewer than eight
+/// units (or sixteen with a surrogate among them); with room for exactly the output and one
+/// byte less, it writes the UTF-8 of what it read and nothing after it.
+#[test]
+fn utf16_to_utf8_blocks_ascii_runs_in_cjk_text() {
+    let ends: [&[u16]; 4] = [&[0xE9], &[0x5B57], &[0xD83D, 0xDE00], &[]];
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for before in 0..16usize {
+            for run in (0..=200usize).chain((201..=330).step_by(7)) {
+                let texts = ends
+                    .iter()
+                    .flat_map(|e| [(e, 0x3042, 40), (e, 0x3B1, 12), (e, 0x3042, 0)]);
+                for (end, after, len) in texts {
+                    let mut units: std::vec::Vec<u16> =
+                        (0..before).map(|k| 0x4E00 + (k * 7 % 500) as u16).collect();
+                    units.extend((0..run).map(|k| b'a' as u16 + (k % 26) as u16));
+                    units.extend_from_slice(end);
+                    units.extend((0..len).map(|k| after + (k % 24) as u16));
+                    units.extend((0..5).map(|k| b'<' as u16 + k as u16));
+                    let utf8 = std::string::String::from_utf16(&units).unwrap().len();
+                    for be in [false, true] {
+                        let (r, _) =
+                            check_utf16_to_utf8(l, kernel, be, &units, 3 * units.len() + 64);
+                        // (Blocks with a surrogate among the last sixteen units are left
+                        // to the caller.)
+                        let left = &units[r..];
+                        assert!(
+                            left.len() < 8
+                                || left.len() <= 16
+                                    && left.iter().any(|u| (0xD800..0xE000).contains(u)),
+                            "{l:?} {be} stopped early at {r} of {units:04X?}"
+                        );
+                        check_utf16_to_utf8(l, kernel, be, &units, utf8);
+                        check_utf16_to_utf8(l, kernel, be, &units, utf8 - 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An ASCII run, then three-byte text to the end of the input (a block of more than 64 bytes
+/// of UTF-8 right after an ASCII one), into every room up to 100 bytes short: the AVX-512
+/// kernel converts the block after an ASCII one from its ASCII branch, which must leave it
+/// to the masked tail unless the room holds the 96 bytes a block can write.
+#[test]
+fn utf16_to_utf8_blocks_ascii_then_three_byte_text_every_room() {
+    for (l, kernel) in utf16_to_utf8_kernels() {
+        for run in 0..=72usize {
+            for cjk in 16..=40usize {
+                let units: std::vec::Vec<u16> = (0..run)
+                    .map(|k| b'a' as u16 + (k % 26) as u16)
+                    .chain((0..cjk).map(|k| 0x4E00 + (k * 11 % 900) as u16))
+                    .collect();
+                let utf8 = run + 3 * cjk;
+                for be in [false, true] {
+                    for room in utf8.saturating_sub(100)..=utf8 + 8 {
+                        let (r, w) = check_utf16_to_utf8(l, kernel, be, &units, room);
+                        if l == Level::Avx512 && room >= utf8 {
+                            assert_eq!((r, w), (units.len(), utf8), "{be} {room} {units:04X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn utf8_to_utf16_blocks_agree_with_the_spec_decoder() {
     for (level, kernel) in utf8_to_utf16_kernels() {

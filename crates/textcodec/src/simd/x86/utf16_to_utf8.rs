@@ -39,6 +39,12 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     }
     // SAFETY: dst has at least 48 bytes.
     let mut ahead = unsafe { Ahead::<false>::new(d) };
+    // The test for units of U+0800 or above, read once (a volatile read, which the
+    // compiler cannot repeat): it then stays in a register (as a constant, it is loaded
+    // again in every block that is not ASCII, after the ASCII run's loop: one instruction
+    // a block of Greek or Cyrillic text).
+    // SAFETY: `F800` is a static, aligned for its type.
+    let f800 = unsafe { core::ptr::read_volatile(&F800) };
     'blocks: while i + 32 <= src.len() && o + 32 <= room {
         // SAFETY: i + 32 <= src.len(): the 32 bytes at i are readable; unaligned load.
         let mut w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
@@ -74,48 +80,110 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             // `src` and the room allow (one at least). The stores write output only: the
             // kept bytes move once, after the run.
             let steps = ((src.len() - i) / 64).min((room - o) / 32);
-            let last = i + 64 * (steps - 1);
-            loop {
-                // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
-                let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
-                // SAFETY: o + 32 <= room; an unaligned store of output only.
-                unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes) };
-                let at_last = i == last;
-                i += 64;
-                o += 32;
-                if at_last {
-                    // SAFETY: o <= room: the 16 bytes at o are within dst, not written yet.
-                    unsafe { ahead.advance_past(d, o) };
-                    continue 'blocks;
-                }
-                // SAFETY: a step after this one: i + 64 <= src.len(), the 64 bytes at i are
-                // readable; unaligned loads.
-                unsafe {
-                    w = _mm256_loadu_si256(s.add(i) as *const __m256i);
-                    x = _mm256_loadu_si256(s.add(i + 32) as *const __m256i);
-                }
-                if BE {
-                    w = _mm256_shuffle_epi8(w, swap2);
-                    x = _mm256_shuffle_epi8(x, swap2);
-                }
-                let high =
-                    _mm256_and_si256(_mm256_or_si256(w, x), _mm256_set1_epi16(0xFF80u16 as i16));
-                if _mm256_testz_si256(high, high) == 0 {
-                    break;
+            let mut ended = false;
+            if steps > SHORT_STEPS {
+                // The first steps (unrolled, no bounds to check) test each half on its
+                // own, so that a short run (markup between words of CJK text) ends in
+                // the sixteen units where it ends: one branch that the run's end
+                // mispredicts, not a second one on which half it was.
+                for _ in 0..SHORT_STEPS {
+                    // packus interleaves the 128-bit halves: w.lo x.lo w.hi x.hi.
+                    let bytes =
+                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
+                    // SAFETY: o + 32 <= room (steps > SHORT_STEPS); an unaligned store of
+                    // output only.
+                    unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes) };
+                    i += 64;
+                    o += 32;
+                    // SAFETY: a step after this one: i + 64 <= src.len(), the 64 bytes at
+                    // i are readable; unaligned loads.
+                    w = unsafe { _mm256_loadu_si256(s.add(i) as *const __m256i) };
+                    if BE {
+                        w = _mm256_shuffle_epi8(w, swap2);
+                    }
+                    if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) == 0 {
+                        ended = true;
+                        break;
+                    }
+                    // SAFETY: as above.
+                    x = unsafe { _mm256_loadu_si256(s.add(i + 32) as *const __m256i) };
+                    if BE {
+                        x = _mm256_shuffle_epi8(x, swap2);
+                    }
+                    if _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) == 0 {
+                        // `w`'s sixteen bytes at once, as above; the run ends in `x`.
+                        let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
+                        // SAFETY: o + 32 <= room (a step after this one); an unaligned
+                        // store of output only.
+                        unsafe {
+                            _mm_storeu_si128(
+                                d.add(o) as *mut __m128i,
+                                _mm256_castsi256_si128(bytes),
+                            )
+                        };
+                        i += 32;
+                        o += 16;
+                        w = x;
+                        ended = true;
+                        break;
+                    }
                 }
             }
-            // The run ends in these 64 units (there was room for them): in `x` if `w` is
-            // ASCII (its sixteen bytes at once, as above), else in `w`. The 32 units where
-            // it ends take the way below, as if loaded at the loop's top.
-            if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
-                let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
-                // SAFETY: o + 32 <= room; an unaligned store of output only.
-                unsafe {
-                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+            if !ended {
+                // A long run (English), or one near the end of `src` or of the room: the
+                // two halves tested at once, for the speed of the steps (the run's end then
+                // branches on which half it is in). The steps left: one at least, for the
+                // units loaded last.
+                let left = if steps > SHORT_STEPS {
+                    steps - SHORT_STEPS
+                } else {
+                    steps
                 };
-                i += 32;
-                o += 16;
-                w = x;
+                let last = i + 64 * (left - 1);
+                loop {
+                    let bytes =
+                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(w, x));
+                    // SAFETY: o + 32 <= room; an unaligned store of output only.
+                    unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, bytes) };
+                    let at_last = i == last;
+                    i += 64;
+                    o += 32;
+                    if at_last {
+                        // SAFETY: o <= room: the 16 bytes at o are within dst, not
+                        // written yet.
+                        unsafe { ahead.advance_past(d, o) };
+                        continue 'blocks;
+                    }
+                    // SAFETY: a step after this one: i + 64 <= src.len(), the 64 bytes at
+                    // i are readable; unaligned loads.
+                    unsafe {
+                        w = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                        x = _mm256_loadu_si256(s.add(i + 32) as *const __m256i);
+                    }
+                    if BE {
+                        w = _mm256_shuffle_epi8(w, swap2);
+                        x = _mm256_shuffle_epi8(x, swap2);
+                    }
+                    let high = _mm256_and_si256(
+                        _mm256_or_si256(w, x),
+                        _mm256_set1_epi16(0xFF80u16 as i16),
+                    );
+                    if _mm256_testz_si256(high, high) == 0 {
+                        break;
+                    }
+                }
+                // It ends in `x` if `w` is ASCII (its sixteen bytes at once, as above),
+                // else in `w`.
+                if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
+                    let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
+                    // SAFETY: o + 32 <= room; an unaligned store of output only.
+                    unsafe {
+                        _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                    };
+                    i += 32;
+                    o += 16;
+                    w = x;
+                }
             }
             // SAFETY: o <= room: the 16 bytes at o are within dst, not written yet (o is at
             // least 32 past the kept bytes' place).
@@ -124,13 +192,13 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 continue;
             }
         }
-        if _mm256_testz_si256(w, _mm256_set1_epi16(0xF800u16 as i16)) == 0 {
+        if _mm256_testz_si256(w, f800) == 0 {
             // A unit of U+0800 or above: a three-byte character (CJK, Thai, Vietnamese, a
             // dash or a quotation mark among Latin letters) or a surrogate.
             if o + 48 > room {
                 break;
             }
-            let top = _mm256_and_si256(w, _mm256_set1_epi16(0xF800u16 as i16));
+            let top = _mm256_and_si256(w, f800);
             let sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800u16 as i16));
             if _mm256_testz_si256(sur, sur) == 0 {
                 // SAFETY: the kept bytes are within dst.
@@ -219,6 +287,16 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
     unsafe { ahead.restore(d) };
     (i, o)
 }
+
+/// Sixteen units of 0xF800, the bits of a unit from U+0800 on.
+static F800: __m256i = {
+    // SAFETY: sixteen u16 are 32 bytes, any value of which is an __m256i.
+    unsafe { core::mem::transmute::<[u16; 16], __m256i>([0xF800; 16]) }
+};
+
+/// The first steps of 32 units of an ASCII run, which test each half on its own, before
+/// those that test both at once (`utf16_bytes_to_utf8_avx2_impl`).
+const SHORT_STEPS: usize = 4;
 
 /// Sixteen UTF-16 code units, all below U+0800 and not all ASCII, in `w`, as UTF-8 at byte
 /// `at` of the kernel's output `d`: two stores of 16 bytes, after `ahead` is moved past their
@@ -533,6 +611,20 @@ unsafe fn utf16_bytes_to_utf8_avx512_impl<const BE: bool>(
             unsafe { _mm256_storeu_si256(d.add(o) as *mut __m256i, _mm512_cvtepi16_epi8(w)) };
             i += 32;
             o += 32;
+            // Most ASCII blocks of markup between words of text are followed by one that
+            // is not ASCII: a look at the next 32 units (not 64 at once), back to the top
+            // for it if it is not ASCII.
+            if i + 32 <= n {
+                // SAFETY: i + 32 <= n: units i..i + 32 of `src` are readable; an unaligned
+                // load.
+                let mut x = unsafe { _mm512_loadu_si512(s.add(i) as *const __m512i) };
+                if BE {
+                    x = _mm512_shuffle_epi8(x, swap);
+                }
+                if _mm512_test_epi16_mask(x, _mm512_set1_epi16(0xFF80u16 as i16)) != 0 {
+                    continue;
+                }
+            }
             // A run of ASCII (markup, English): 64 units a step while it lasts, the low
             // bytes of two vectors picked by one `vpermt2b`.
             while i + 64 <= n && o + 64 <= room {
