@@ -236,18 +236,14 @@ pub(crate) fn copy_ascii_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
 /// of 16 interleaved runs, against the last commit before the AVX-512 level): Big5 HTML to
 /// UTF-16 1.27 with the AVX-512 kernel, 1.04 with a full load where 64 bytes remain, 0.95
 /// with AVX2's; English HTML from windows-1252 to UTF-8 1.13 -> 0.98. Long runs gained
-/// nothing measurable from 64 bytes a step. (The AVX-512 row is a row of its own: merged
-/// with AVX2's, LLVM laid out the single-byte encoders' loops with more instructions, th.txt
-/// windows-874 +2.6 %; the widening and narrowing go through wrappers out of line, see
-/// `x86::widen_ascii_avx512`.)
+/// nothing measurable from 64 bytes a step.
 #[inline(always)]
 pub(crate) fn copy_ascii_to_ascii(src: &[u8], dst: &mut [u8]) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx512 => x86::copy_ascii_avx2(src, dst),
-            Avx2 => x86::copy_ascii_avx2(src, dst),
+            Avx2 | Avx512 => x86::copy_ascii_avx2(src, dst),
             Sse2 => x86::copy_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_ascii(src, dst),
         }
@@ -265,8 +261,7 @@ pub(crate) fn copy_ascii_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx512 => x86::widen_ascii_avx512(src, dst),
-            Avx2 => x86::widen_ascii_avx2(src, dst),
+            Avx2 | Avx512 => x86::widen_ascii_avx2(src, dst),
             Sse2 => x86::widen_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_ascii_to_utf16(src, dst),
         }
@@ -284,8 +279,7 @@ pub(crate) fn copy_utf16_ascii_to_ascii(src: &[u16], dst: &mut [u8]) -> usize {
     let (src, dst) = (&src[..n], &mut dst[..n]);
     kernels! {
         "x86_64" if n >= 16 => {
-            Avx512 => x86::narrow_ascii_avx512(src, dst),
-            Avx2 => x86::narrow_ascii_avx2(src, dst),
+            Avx2 | Avx512 => x86::narrow_ascii_avx2(src, dst),
             Sse2 => x86::narrow_ascii_sse2(src, dst),
             Scalar | Neon => scalar::copy_utf16_ascii_to_ascii(src, dst),
         }

@@ -62,9 +62,7 @@ fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
 fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => x86::widen_ascii_avx512(src, dst),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => x86::widen_ascii_avx2(src, dst),
+        Level::Avx2 | Level::Avx512 => x86::widen_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::widen_ascii_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]
@@ -77,9 +75,7 @@ fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
 fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => x86::narrow_ascii_avx512(src, dst),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
+        Level::Avx2 | Level::Avx512 => x86::narrow_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]

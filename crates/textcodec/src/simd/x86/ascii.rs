@@ -165,24 +165,6 @@ pub(super) unsafe fn widen_ascii_avx2_impl(src: &[u8], dst: &mut [u16]) -> usize
     end
 }
 
-/// [`narrow_ascii_avx2`] out of line: the AVX-512 level's narrowing (see
-/// `simd::copy_ascii_to_ascii`). Inlined at both levels, the two copies in the callers cost
-/// the AVX2 level instructions (encode_utf16/ja.html/Shift_JIS +0.2 %); the call costs the
-/// AVX-512 level a few cycles per run.
-#[inline(never)]
-pub(crate) fn narrow_ascii_avx512(src: &[u16], dst: &mut [u8]) -> usize {
-    narrow_ascii_avx2(src, dst)
-}
-
-/// [`widen_ascii_avx2`] out of line: the AVX-512 level's widening (see
-/// `simd::copy_ascii_to_ascii`). Inlined at both levels, the two copies in the callers cost
-/// the AVX2 level instructions (decode_utf16/ja.txt/ISO-2022-JP +2.6 %); the call costs the
-/// AVX-512 level a few cycles per run (Big5 HTML to UTF-16 0.94 -> 0.97 of bf60dc6's time).
-#[inline(never)]
-pub(crate) fn widen_ascii_avx512(src: &[u8], dst: &mut [u16]) -> usize {
-    widen_ascii_avx2(src, dst)
-}
-
 /// Widens the ASCII prefix of `src` into `dst` (SSE2); returns its length. Nothing after the
 /// prefix is written.
 #[inline]
@@ -374,7 +356,7 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
 // ASCII, so that no byte past the input is read and none past the prefix is written. (The
 // ASCII copy, widening and narrowing of units use the AVX2 kernels at the AVX-512 level:
 // their callers copy short runs, for which the masked load is slower; see
-// `simd::copy_ascii_to_ascii` and the two wrappers above.)
+// `simd::copy_ascii_to_ascii`.)
 
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (AVX-512), as
 /// [`narrow_ascii_avx2`] narrows units; returns the number of units.
