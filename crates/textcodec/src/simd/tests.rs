@@ -49,9 +49,7 @@ fn levels_are_capped_per_architecture() {
 fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => x86::copy_ascii_avx512(src, dst),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => x86::copy_ascii_avx2(src, dst),
+        Level::Avx2 | Level::Avx512 => x86::copy_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::copy_ascii_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]
@@ -64,9 +62,7 @@ fn copy_at(l: Level, src: &[u8], dst: &mut [u8]) -> usize {
 fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => x86::widen_ascii_avx512(src, dst),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => x86::widen_ascii_avx2(src, dst),
+        Level::Avx2 | Level::Avx512 => x86::widen_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::widen_ascii_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]
@@ -79,9 +75,7 @@ fn widen_at(l: Level, src: &[u8], dst: &mut [u16]) -> usize {
 fn narrow_at(l: Level, src: &[u16], dst: &mut [u8]) -> usize {
     match l {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => x86::narrow_ascii_avx512(src, dst),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => x86::narrow_ascii_avx2(src, dst),
+        Level::Avx2 | Level::Avx512 => x86::narrow_ascii_avx2(src, dst),
         #[cfg(target_arch = "x86_64")]
         Level::Sse2 => x86::narrow_ascii_sse2(src, dst),
         #[cfg(target_arch = "aarch64")]

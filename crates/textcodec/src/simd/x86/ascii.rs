@@ -351,113 +351,15 @@ pub(crate) fn narrow_utf16_bytes_sse2<const BE: bool>(src: &[u8], dst: &mut [u8]
     i + scalar::copy_utf16_bytes_ascii::<BE>(&src[2 * i..], &mut dst[i..])
 }
 
-// AVX-512: the same loops as AVX2's, 64 bytes (or 32 units) a vector, with masked loads and
-// stores for the tail and for the prefix before the first unit that is not ASCII, so that
-// no byte past the input is read and none past the prefix is written.
-
-/// Copies the ASCII prefix of `src` to `dst` (AVX-512); returns its length. Nothing after the
-/// prefix is written.
-#[inline]
-pub(crate) fn copy_ascii_avx512(src: &[u8], dst: &mut [u8]) -> usize {
-    if !has_avx512() || dst.len() < src.len() {
-        return copy_ascii_avx2(src, dst);
-    }
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); `dst` is at least as
-    // long as `src`.
-    unsafe { copy_ascii_avx512_impl(src, dst) }
-}
-
-/// # Safety
-/// AVX-512 F/BW/VL and AVX2 present; `src.len() <= dst.len()`.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
-unsafe fn copy_ascii_avx512_impl(src: &[u8], dst: &mut [u8]) -> usize {
-    let n = src.len();
-    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i8);
-    let mut i = 0;
-    while i < n {
-        // The 64 bytes at `i`, or the last fewer (the lanes past `n` neither read nor
-        // written: masked-off lanes of a masked load or store do not access memory).
-        let lanes = first_lanes64(n - i);
-        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src`.
-        let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
-        let other = _mm512_movepi8_mask(v);
-        if other != 0 {
-            // The ASCII bytes before the first other one (the lanes past `n` are zero).
-            let k = other.trailing_zeros() as usize;
-            // SAFETY: i + k < n <= dst.len(): the first k lanes are bytes of `dst`.
-            unsafe { _mm512_mask_storeu_epi8(d.add(i), first_lanes64(k), v) };
-            return i + k;
-        }
-        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `dst` (n <= dst.len()).
-        unsafe { _mm512_mask_storeu_epi8(d.add(i), lanes, v) };
-        i += 64;
-    }
-    n
-}
-
-/// Widens the ASCII prefix of `src` into `dst` (AVX-512); returns its length. Nothing after
-/// the prefix is written.
-#[inline]
-pub(crate) fn widen_ascii_avx512(src: &[u8], dst: &mut [u16]) -> usize {
-    if !has_avx512() || dst.len() < src.len() {
-        return widen_ascii_avx2(src, dst);
-    }
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); `dst` has at least as
-    // many units as `src` has bytes.
-    unsafe { widen_ascii_avx512_impl(src, dst) }
-}
-
-/// # Safety
-/// AVX-512 F/BW/VL and AVX2 present; `src.len() <= dst.len()`.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
-unsafe fn widen_ascii_avx512_impl(src: &[u8], dst: &mut [u16]) -> usize {
-    let n = src.len();
-    let (s, d) = (src.as_ptr() as *const i8, dst.as_mut_ptr() as *mut i16);
-    let mut i = 0;
-    while i < n {
-        let lanes = first_lanes64(n - i);
-        // SAFETY: the lanes of `lanes` are bytes i..min(i + 64, n) of `src`.
-        let v = unsafe { _mm512_maskz_loadu_epi8(lanes, s.add(i)) };
-        let other = _mm512_movepi8_mask(v);
-        // The units to write: up to the first byte that is not ASCII, or to `n`.
-        let k = if other != 0 {
-            other.trailing_zeros() as usize
-        } else {
-            (n - i).min(64)
-        };
-        let keep = first_lanes64(k);
-        let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
-        let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
-        // SAFETY: the lanes of `keep` are units i..i + k of `dst`, i + k <= n <= dst.len()
-        // (the first 32 in `lo`, the next 32 in `hi`); the address of `hi`'s store is only
-        // computed (wrapping: it may lie past `dst` when no lane of it is stored), the
-        // masked-off lanes are not accessed.
-        unsafe {
-            _mm512_mask_storeu_epi16(d.add(i), keep as u32, lo);
-            _mm512_mask_storeu_epi16(d.wrapping_add(i + 32), (keep >> 32) as u32, hi);
-        }
-        if other != 0 {
-            return i + k;
-        }
-        i += 64;
-    }
-    n
-}
-
-/// Narrows the prefix of `src` below U+0080 into `dst` (AVX-512); returns its length. Stops
-/// exactly at the first unit that is not ASCII; nothing after the prefix is written.
-#[inline]
-pub(crate) fn narrow_ascii_avx512(src: &[u16], dst: &mut [u8]) -> usize {
-    if !has_avx512() || dst.len() < src.len() {
-        return narrow_ascii_avx2(src, dst);
-    }
-    // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); the 2 * src.len() bytes
-    // at `src` are readable and `dst` has at least as many bytes as `src` has units.
-    unsafe { narrow_avx512::<false, false>(src.as_ptr() as *const u8, src.len(), dst) }
-}
+// AVX-512: the UTF-16 bytes narrowing, the same loop as AVX2's, 32 units a vector, with
+// masked loads and stores for the tail and for the prefix before the first unit that is not
+// ASCII, so that no byte past the input is read and none past the prefix is written. (The
+// ASCII copy, widening and narrowing of units use the AVX2 kernels at the AVX-512 level:
+// their callers copy short runs, for which the masked load is slower; see
+// `simd::copy_ascii_to_ascii`.)
 
 /// Narrows ASCII code units from UTF-16 bytes (big-endian if `BE`) into `dst` (AVX-512), as
-/// [`narrow_ascii_avx512`] narrows units; returns the number of units.
+/// [`narrow_ascii_avx2`] narrows units; returns the number of units.
 #[inline]
 pub(crate) fn narrow_utf16_bytes_avx512<const BE: bool>(src: &[u8], dst: &mut [u8]) -> usize {
     if !has_avx512() {
@@ -466,21 +368,17 @@ pub(crate) fn narrow_utf16_bytes_avx512<const BE: bool>(src: &[u8], dst: &mut [u
     let n = (src.len() / 2).min(dst.len());
     // SAFETY: AVX-512 F/BW/VL and AVX2 are present (checked above); the 2n bytes at `src`
     // are readable and n <= dst.len().
-    unsafe { narrow_avx512::<true, BE>(src.as_ptr(), n, dst) }
+    unsafe { narrow_avx512::<BE>(src.as_ptr(), n, dst) }
 }
 
-/// Narrows the ASCII prefix of the `n` units read as the `2 * n` bytes at `s` (native order,
-/// or big-endian if `BYTES && BE`) into `dst`, 32 units a vector; returns its length. Stops
+/// Narrows the ASCII prefix of the `n` units read as the `2 * n` bytes at `s` (little-endian,
+/// or big-endian if `BE`) into `dst`, 32 units a vector; returns its length. Stops
 /// exactly at the first unit that is not ASCII; nothing after the prefix is written.
 ///
 /// # Safety
 /// AVX-512 F/BW/VL and AVX2 present; the `2 * n` bytes at `s` readable, `n <= dst.len()`.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
-unsafe fn narrow_avx512<const BYTES: bool, const BE: bool>(
-    s: *const u8,
-    n: usize,
-    dst: &mut [u8],
-) -> usize {
+unsafe fn narrow_avx512<const BE: bool>(s: *const u8, n: usize, dst: &mut [u8]) -> usize {
     let d = dst.as_mut_ptr() as *mut i8;
     let high = _mm512_set1_epi16(0xFF80u16 as i16);
     let mut i = 0;
@@ -489,7 +387,7 @@ unsafe fn narrow_avx512<const BYTES: bool, const BE: bool>(
         // SAFETY: the lanes of `lanes` are units i..min(i + 32, n), bytes 2i.. of the 2n at
         // `s` (an unaligned masked load: the pointer is only passed to the instruction).
         let mut v = unsafe { _mm512_maskz_loadu_epi16(lanes, s.add(2 * i) as *const i16) };
-        if BYTES && BE {
+        if BE {
             v = _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v));
         }
         // The units that are not ASCII (the lanes past `n` are zero).
