@@ -651,17 +651,17 @@ fn encode_utf8_chars(t: &EncodeTable, src: &[u8], dst: &mut [u8]) -> (usize, usi
                 }
             }
         }
-        // A three-byte character (four-byte ones are never in a single-byte index).
-        let (cp, len) = if b < 0xF0 {
-            (utf8_3(b, src[r + 1], src[r + 2]), 3)
-        } else {
+        // A three-byte character (four-byte ones are never in a single-byte index), its
+        // bytes taken as one array: one bounds check for the three, not one for each.
+        if b >= 0xF0 {
             break;
-        };
-        match byte_for(t, cp) {
+        }
+        let three: &[u8; 3] = src[r..r + 3].try_into().unwrap();
+        match byte_for(t, utf8_3(three[0], three[1], three[2])) {
             Some(out) => {
                 dst[w] = out;
                 w += 1;
-                r += len;
+                r += 3;
             }
             None => break,
         }
