@@ -657,8 +657,12 @@ enum One {
     Fail(u32),
 }
 
-/// Writes `&#N;` for `cp` at `dst[*w..]` if it fits whole.
-fn write_ncr(cp: u32, dst: &mut [u8], w: &mut usize) -> bool {
+/// Writes `&#N;` for `cp` at `dst[w..]` if it fits whole; returns the bytes written.
+///
+/// `w` goes in and the count comes out by value: this function stays out of line, and a
+/// `&mut usize` would make the driver keep its output position in memory across the whole
+/// loop, not only at this call.
+fn write_ncr(cp: u32, dst: &mut [u8], w: usize) -> Option<usize> {
     let mut digits = [0u8; 7];
     let mut n = 0;
     let mut v = cp;
@@ -671,17 +675,14 @@ fn write_ncr(cp: u32, dst: &mut [u8], w: &mut usize) -> bool {
         }
     }
     let total = n + 3;
-    let Some(out) = dst.get_mut(*w..*w + total) else {
-        return false;
-    };
+    let out = dst.get_mut(w..w + total)?;
     out[0] = b'&';
     out[1] = b'#';
     for i in 0..n {
         out[2 + i] = digits[n - 1 - i];
     }
     out[total - 1] = b';';
-    *w += total;
-    true
+    Some(total)
 }
 
 #[inline(always)]
@@ -734,7 +735,8 @@ fn process<H: EncodeHandler>(
                 if !html {
                     return One::Fail(e);
                 }
-                if write_ncr(e, dst, w) {
+                if let Some(n) = write_ncr(e, dst, *w) {
+                    *w += n;
                     *replaced = true;
                     return One::Done;
                 }

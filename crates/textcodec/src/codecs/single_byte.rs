@@ -853,7 +853,9 @@ impl EncodeHandler for SingleByteEncoder {
         let mut i = 0;
         while i + 8 <= n {
             let chunk: &[u16; 8] = src[i..i + 8].try_into().unwrap();
-            if chunk.iter().fold(0, |a, &u| a | u) < 0x100 {
+            // The eight units or-ed together, once: it picks the bulk path below.
+            let all = chunk.iter().fold(0, |a, &u| a | u);
+            if all < 0x100 {
                 // ASCII and the letters that encode as their own value (most of Latin-1 in
                 // Latin encodings): narrow in bulk as long as they last (the kernel stops at
                 // the next other unit; if that is the first, the table takes these eight).
@@ -863,25 +865,25 @@ impl EncodeHandler for SingleByteEncoder {
                     continue;
                 }
             }
-            let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
-            // What the eight are written over, put back if they are not all encoded.
-            let saved = *out;
-            // All eight through the direct table, checked once: every unit below U+0800 and
-            // no byte 0 (unmapped, or U+0000, which the unit-by-unit path sorts out).
-            let mut all = 0;
-            let mut min = u8::MAX;
-            for k in 0..8 {
-                let u = chunk[k];
-                all |= u;
-                let b = t.low[(u & 0x7FF) as usize];
-                min = min.min(b);
-                out[k] = b;
+            if all < 0x800 {
+                let out: &mut [u8; 8] = (&mut dst[i..i + 8]).try_into().unwrap();
+                // What the eight are written over, put back if they are not all encoded.
+                let saved = *out;
+                // All eight through the direct table, checked once: no byte 0 (unmapped, or
+                // U+0000, which the unit-by-unit path sorts out). A unit from U+0800 on (a
+                // script of its own, Thai or Vietnamese letters) skips this attempt.
+                let mut min = u8::MAX;
+                for k in 0..8 {
+                    let b = t.low[(chunk[k] & 0x7FF) as usize];
+                    min = min.min(b);
+                    out[k] = b;
+                }
+                if min != 0 {
+                    i += 8;
+                    continue;
+                }
+                *out = saved;
             }
-            if all < 0x800 && min != 0 {
-                i += 8;
-                continue;
-            }
-            *out = saved;
             for &u in chunk {
                 match one(u) {
                     Some(b) => dst[i] = b,
