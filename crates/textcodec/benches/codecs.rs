@@ -1075,17 +1075,7 @@ fn error_dense(b: &mut Bench) {
 
 fn config() -> Criterion {
     // TEXTCODEC_LEVEL=scalar|sse2|avx2|avx512 forces the dispatch level (scripts/bench-compare.sh).
-    if let Ok(level) = std::env::var("TEXTCODEC_LEVEL") {
-        use textcodec::dispatch::{set_level, Level};
-        let wanted = match level.to_ascii_lowercase().as_str() {
-            "scalar" => Level::Scalar,
-            "sse2" => Level::Sse2,
-            "avx2" => Level::Avx2,
-            "avx512" => Level::Avx512,
-            other => panic!("unknown level {other}"),
-        };
-        assert_eq!(set_level(wanted), wanted, "this machine cannot run {level}");
-    }
+    workloads::force_level_from_env();
     Criterion::default()
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))

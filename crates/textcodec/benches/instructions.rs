@@ -291,19 +291,7 @@ fn main() {
                 Some("encoding_rs") => true,
                 Some(other) => panic!("unknown implementation {other}"),
             };
-            if let Ok(level) = std::env::var("TEXTCODEC_LEVEL") {
-                use textcodec::dispatch::{set_level, Level};
-                let wanted = match level.to_ascii_lowercase().as_str() {
-                    "scalar" => Level::Scalar,
-                    "sse2" => Level::Sse2,
-                    "avx2" => Level::Avx2,
-                    "avx512" => Level::Avx512,
-                    "neon" => Level::Neon,
-                    other => panic!("unknown level {other}"),
-                };
-                let got = set_level(wanted);
-                assert_eq!(got, wanted, "this machine cannot run {level}");
-            }
+            workloads::force_level_from_env();
             let input = prepare(name);
             // Room for any output: 4 bytes (or 3 units) per input unit plus references.
             let cap = match &input {

@@ -36,3 +36,22 @@ pub const SHORT: &[&str] = &[
     "Set-Cookie: session=abc123; Path=/; HttpOnly",
     "q=Марс планета&lr=213",
 ];
+
+/// Forces the dispatch level named by `TEXTCODEC_LEVEL` (scalar, sse2, avx2, avx512, neon),
+/// if set: scripts/bench-compare.sh and `TEXTCODEC_LEVEL=avx2 scripts/instructions.sh`.
+/// Panics on an unknown name or a level this machine cannot run.
+pub fn force_level_from_env() {
+    use textcodec::dispatch::{set_level, Level};
+    let Ok(level) = std::env::var("TEXTCODEC_LEVEL") else {
+        return;
+    };
+    let wanted = match level.to_ascii_lowercase().as_str() {
+        "scalar" => Level::Scalar,
+        "sse2" => Level::Sse2,
+        "avx2" => Level::Avx2,
+        "avx512" => Level::Avx512,
+        "neon" => Level::Neon,
+        other => panic!("unknown level {other}"),
+    };
+    assert_eq!(set_level(wanted), wanted, "this machine cannot run {level}");
+}
