@@ -1156,4 +1156,10 @@ impl Detector {
     pub fn work(&self) -> u64 {
         self.work
     }
+
+    /// The top-level domains the model knows (for the evaluation's cross-domain diagnostic).
+    /// Not part of the API.
+    pub fn domains() -> impl Iterator<Item = &'static [u8]> {
+        model::TLDS.iter().map(|&(t, ..)| t)
+    }
 }
