@@ -783,8 +783,8 @@ fn cross_domain(only: &[String]) {
     }
     println!("Cross-domain (development set, legacy inputs): percent right, textcodec / chardetng, under each domain\n");
     println!("Other languages' inputs (rows of other domains); in parentheses, how many the domain turned wrong (right without a domain).\n");
-    println!("| domain | title | 100 | 1000 | whole | own rows, all lengths (+turned right) |");
-    println!("|---|---|---|---|---|---|");
+    println!("| domain | title | 100 | 1000 | whole | own rows, all lengths (+turned right) | other inputs |");
+    println!("|---|---|---|---|---|---|---|");
     let mut total = [Cross::default(); 4];
     let mut total_own = Cross::default();
     for (di, d) in domains.iter().enumerate() {
@@ -808,22 +808,26 @@ fn cross_domain(only: &[String]) {
                 o.gained[1]
             )
         };
+        let n: Vec<String> = others[di].iter().map(|c| c.n.to_string()).collect();
         println!(
-            "| .{} | {} | {own_cell} |",
+            "| .{} | {} | {own_cell} | {} |",
             String::from_utf8_lossy(d),
-            c.join(" | ")
+            c.join(" | "),
+            n.join(" / ")
         );
     }
     let c: Vec<String> = total.iter().map(Cross::cell).collect();
     let pct = |x: u32| 100.0 * f64::from(x) / f64::from(total_own.n.max(1));
+    let n: Vec<String> = total.iter().map(|c| c.n.to_string()).collect();
     println!(
-        "| all | {} | {:.2} / {:.2} of {} (+{} / +{}) |",
+        "| all | {} | {:.2} / {:.2} of {} (+{} / +{}) | {} |",
         c.join(" | "),
         pct(total_own.right[0]),
         pct(total_own.right[1]),
         total_own.n,
         total_own.gained[0],
-        total_own.gained[1]
+        total_own.gained[1],
+        n.join(" / ")
     );
 }
 

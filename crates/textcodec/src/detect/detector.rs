@@ -74,11 +74,11 @@ const TLD_ENCODING_BONUS: Cost = 5;
 /// Big5 under `.tw`): such a candidate is alive only where its encoding decodes the whole
 /// input without error, and under those domains chardetng answers the domain's encoding
 /// whenever it does. This is that rule, softened: the domain's multi-byte encoding wins
-/// unless another reading is more than 9.5 nats (with the language's and the encoding's
-/// bonuses) more probable. Set on the development set's cross-domain diagnostic
-/// (`detect_eval --cross-domain`): the largest of 1, 2, 3, 5 and 10 nats whose cost to other
-/// languages' text under each of those domains stays within what the domains' bonuses
-/// already cost elsewhere (DETECTION.md).
+/// unless another reading is more than 9 to 9.5 nats (with the language's bonus, and the
+/// encoding's for the usual one) more probable. Set on the development set's cross-domain
+/// diagnostic (`detect_eval --cross-domain`): the largest of 1, 2, 3, 5 and 10 nats whose
+/// cost to other languages' text under each of those domains stays within what the
+/// domains' bonuses already cost elsewhere (DETECTION.md).
 const TLD_MULTI_BYTE_BONUS: Cost = 50;
 
 /// The structure of a two-byte CJK encoding, following its decoder in the Encoding Standard.
