@@ -30,6 +30,10 @@
 //!         # short Korean EUC-KR inputs built from the development set (few syllables, ASCII
 //!         # words and names, syllables outside KS X 1001, rare syllables, Hanja, symbols),
 //!         # both detectors without and with `.kr`; wrong or thin inputs on stderr
+//!     cargo run --release -p textcodec --example detect_eval -- --cross-domain [TLD...]
+//!         # every legacy input of the development set under every domain (or those given),
+//!         # both detectors: what a domain's bonus costs other languages' text (their wrong
+//!         # guesses under a domain on stderr)
 //!     scripts/detect-eval.sh            # = detect_eval --report: test (headline) and development
 //!
 //! Prints Markdown on stdout.
@@ -657,6 +661,176 @@ fn stress_korean() {
     }
 }
 
+/// One (domain, length) cell of the cross-domain diagnostic: inputs, right guesses of
+/// textcodec and chardetng, and how many of them the domain turned wrong (right without a
+/// domain) or right (wrong without one).
+#[derive(Default, Clone, Copy)]
+struct Cross {
+    n: u32,
+    right: [u32; 2],
+    lost: [u32; 2],
+    gained: [u32; 2],
+}
+
+impl Cross {
+    fn add(&mut self, other: &Cross) {
+        self.n += other.n;
+        for i in 0..2 {
+            self.right[i] += other.right[i];
+            self.lost[i] += other.lost[i];
+            self.gained[i] += other.gained[i];
+        }
+    }
+
+    /// "textcodec / chardetng (+turned wrong / +turned wrong)", percentages to two decimals.
+    fn cell(&self) -> String {
+        if self.n == 0 {
+            return "-".into();
+        }
+        let pct = |x: u32| 100.0 * f64::from(x) / f64::from(self.n);
+        format!(
+            "{:.2} / {:.2} (+{} / +{})",
+            pct(self.right[0]),
+            pct(self.right[1]),
+            self.lost[0],
+            self.lost[1]
+        )
+    }
+}
+
+/// `--cross-domain [TLD...]`: what a domain's bonus costs the text of other languages. Every
+/// legacy input of the DEVELOPMENT set (the UTF-8 rows are left out: valid UTF-8 is UTF-8
+/// under any domain) is guessed by both detectors without a domain and under each domain
+/// (every domain the model knows, or the ones given). Per domain and length, on the inputs
+/// of the languages of other domains (rows whose domain is another): percent right,
+/// textcodec / chardetng, and in parentheses how many of them the domain turned wrong (right
+/// without a domain); and the same on the domain's own rows, with how many it turned
+/// right. Prints Markdown on stdout, and on stderr every other language's input textcodec
+/// gets wrong under a domain (with its guess without one).
+fn cross_domain(only: &[String]) {
+    let domains: Vec<&'static [u8]> = Detector::domains()
+        .filter(|d| only.is_empty() || only.iter().any(|o| o.as_bytes() == *d))
+        .collect();
+    if domains.is_empty() {
+        eprintln!("detect_eval: --cross-domain: no such domain among the model's");
+        std::process::exit(2);
+    }
+    // [domain][length]: the other languages' inputs and the domain's own.
+    let mut others = vec![[Cross::default(); 4]; domains.len()];
+    let mut own = vec![[Cross::default(); 4]; domains.len()];
+    for &(lang, tld, encodings) in ROWS {
+        for &enc_name in encodings {
+            let truth = Encoding::for_label(enc_name.as_bytes()).expect("an encoding");
+            if truth == textcodec::UTF_8 {
+                continue;
+            }
+            for (li, &(len_name, len, count)) in LENGTHS.iter().enumerate() {
+                for text in texts(lang, enc_name, Set::Dev) {
+                    for piece in pieces(&text, len, count) {
+                        let piece = for_encoding(&piece, lang, enc_name);
+                        let bytes = textcodec::encode(&piece, truth).0.into_owned();
+                        let mut ours = Detector::new();
+                        ours.feed(&bytes, true);
+                        let mut theirs =
+                            chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+                        theirs.feed(&bytes, true);
+                        let mut known: Vec<(&'static Encoding, bool)> = Vec::new();
+                        let mut is_right = |e: &'static Encoding| {
+                            if let Some(&(_, r)) = known.iter().find(|(x, _)| *x == e) {
+                                return r;
+                            }
+                            let r = right(&bytes, e, truth);
+                            known.push((e, r));
+                            r
+                        };
+                        let guesses = |t: Option<&[u8]>| {
+                            let c = theirs.guess(t, chardetng::Utf8Detection::Deny);
+                            let c =
+                                Encoding::for_label(c.name().as_bytes()).expect("a spec encoding");
+                            [ours.guess(t, false), c]
+                        };
+                        let plain = guesses(None);
+                        let plain_right = plain.map(&mut is_right);
+                        for (di, &d) in domains.iter().enumerate() {
+                            let g = guesses(Some(d));
+                            let r = g.map(&mut is_right);
+                            let is_own = tld.as_bytes() == d;
+                            let cell = if is_own {
+                                &mut own[di][li]
+                            } else {
+                                &mut others[di][li]
+                            };
+                            cell.n += 1;
+                            for i in 0..2 {
+                                cell.right[i] += u32::from(r[i]);
+                                cell.lost[i] += u32::from(plain_right[i] && !r[i]);
+                                cell.gained[i] += u32::from(!plain_right[i] && r[i]);
+                            }
+                            if !is_own && !r[0] {
+                                eprintln!(
+                                    "cross .{} {lang} {enc_name} {len_name}: ours {} (without a domain {}) chardetng {}: {piece:?}",
+                                    String::from_utf8_lossy(d),
+                                    g[0].name(),
+                                    plain[0].name(),
+                                    g[1].name()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("Cross-domain (development set, legacy inputs): percent right, textcodec / chardetng, under each domain\n");
+    println!("Other languages' inputs (rows of other domains); in parentheses, how many the domain turned wrong (right without a domain).\n");
+    println!("| domain | title | 100 | 1000 | whole | own rows, all lengths (+turned right) | other inputs |");
+    println!("|---|---|---|---|---|---|---|");
+    let mut total = [Cross::default(); 4];
+    let mut total_own = Cross::default();
+    for (di, d) in domains.iter().enumerate() {
+        let c: Vec<String> = others[di].iter().map(Cross::cell).collect();
+        let mut o = Cross::default();
+        for (li, cell) in own[di].iter().enumerate() {
+            o.add(cell);
+            total[li].add(&others[di][li]);
+        }
+        total_own.add(&o);
+        let own_cell = if o.n == 0 {
+            "-".to_string()
+        } else {
+            let pct = |x: u32| 100.0 * f64::from(x) / f64::from(o.n);
+            format!(
+                "{:.2} / {:.2} of {} (+{} / +{})",
+                pct(o.right[0]),
+                pct(o.right[1]),
+                o.n,
+                o.gained[0],
+                o.gained[1]
+            )
+        };
+        let n: Vec<String> = others[di].iter().map(|c| c.n.to_string()).collect();
+        println!(
+            "| .{} | {} | {own_cell} | {} |",
+            String::from_utf8_lossy(d),
+            c.join(" | "),
+            n.join(" / ")
+        );
+    }
+    let c: Vec<String> = total.iter().map(Cross::cell).collect();
+    let pct = |x: u32| 100.0 * f64::from(x) / f64::from(total_own.n.max(1));
+    let n: Vec<String> = total.iter().map(|c| c.n.to_string()).collect();
+    println!(
+        "| all | {} | {:.2} / {:.2} of {} (+{} / +{}) | {} |",
+        c.join(" | "),
+        pct(total_own.right[0]),
+        pct(total_own.right[1]),
+        total_own.n,
+        total_own.gained[0],
+        total_own.gained[1],
+        n.join(" / ")
+    );
+}
+
 fn chardetng_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
     let mut d = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
     d.feed(bytes, true);
@@ -1056,6 +1230,14 @@ fn main() {
     }
     if args.first().is_some_and(|a| a == "--stress-ko") {
         stress_korean();
+        return;
+    }
+    if args.first().is_some_and(|a| a == "--cross-domain") {
+        if let Some(other) = args[1..].iter().find(|a| a.starts_with('-')) {
+            eprintln!("detect_eval: --cross-domain takes top-level domains, not {other}");
+            std::process::exit(2);
+        }
+        cross_domain(&args[1..]);
         return;
     }
     let flag = |f: &str| args.iter().any(|a| a == f);

@@ -506,3 +506,38 @@ fn a_korean_title_citing_a_name_that_is_not_english() {
         assert_detects(&bytes, encoding, None, text);
     }
 }
+
+#[test]
+fn a_korean_domain_keeps_a_short_korean_title_korean() {
+    // Two syllables are four bytes, which read about as well as Chinese in GBK, Russian in
+    // ISO-8859-5 or Arabic in windows-1256; under `.kr` they are Korean unless the evidence
+    // against EUC-KR is strong (the domain's multi-byte bonus). Each of these read as another
+    // encoding with `.kr` before it.
+    for text in ["벌벌", "별론", "현현", "케케"] {
+        let bytes = encode(text, textcodec::EUC_KR);
+        assert_detects(&bytes, textcodec::EUC_KR, Some(b"kr"), text);
+    }
+}
+
+#[test]
+fn a_multi_byte_domain_yields_to_strong_evidence() {
+    // The rule's limit: under `.kr` a Latin-script title whose only non-ASCII bytes are one
+    // pair that EUC-KR reads as a Hangul syllable (ISO-8859-2's "šč" is EUC-KR's 0xB9E8) is
+    // EUC-KR: the few nats its letters give Slovene do not outweigh the domain's bonus. That
+    // is the cost the cross-domain diagnostic counts (DETECTION.md).
+    let title = "pravic in svoboščin, ki so";
+    let bytes = encode(title, textcodec::ISO_8859_2);
+    assert_detects(&bytes, textcodec::ISO_8859_2, None, title);
+    assert_eq!(detect(&bytes, Some(b"kr"), false), textcodec::EUC_KR);
+    // More text is more evidence, which overrules the domain, though EUC-KR still decodes
+    // it ("š" before an ASCII letter is a syllable of EUC-KR's extension).
+    let text = "pravic in svoboščin, ki so razglašene v tej deklaraciji";
+    let bytes = encode(text, textcodec::ISO_8859_2);
+    let mut d = Detector::new();
+    d.feed(&bytes, true);
+    assert!(d
+        .candidates(Some(b"kr"), false)
+        .iter()
+        .any(|&(e, _)| e == textcodec::EUC_KR));
+    assert_detects(&bytes, textcodec::ISO_8859_2, Some(b"kr"), text);
+}
