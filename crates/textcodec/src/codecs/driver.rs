@@ -657,33 +657,59 @@ enum One {
     Fail(u32),
 }
 
-/// Writes `&#N;` for `cp` at `dst[w..]` if it fits whole; returns the bytes written.
+/// Writes `&#N;` for `cp` at `dst[w..]` if it fits whole; returns the bytes written: html
+/// mode's step for an error, the spec's "process an item": "Prepend 0x26 (&), 0x23 (#),
+/// followed by the shortest sequence of 0x30 (0) to 0x39 (9), inclusive, representing
+/// result's code point's value in base ten, followed by 0x3B (;) to output".
 ///
 /// `w` goes in and the count comes out by value: this function stays out of line, and a
 /// `&mut usize` would make the driver keep its output position in memory across the whole
 /// loop, not only at this call.
 fn write_ncr(cp: u32, dst: &mut [u8], w: usize) -> Option<usize> {
-    let mut digits = [0u8; 7];
-    let mut n = 0;
-    let mut v = cp;
-    loop {
-        digits[n] = b'0' + (v % 10) as u8;
-        n += 1;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let total = n + 3;
-    let out = dst.get_mut(w..w + total)?;
+    // The number of digits first (a scalar value has at most seven), then the digits from the
+    // last, in place: no buffer of digits to reverse.
+    let digits = match cp {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1_000..=9_999 => 4,
+        10_000..=99_999 => 5,
+        100_000..=999_999 => 6,
+        _ => 7,
+    };
+    let total = digits + 3;
+    let out = dst.get_mut(w..)?.get_mut(..total)?;
     out[0] = b'&';
     out[1] = b'#';
-    for i in 0..n {
-        out[2 + i] = digits[n - 1 - i];
+    // Two digits at a time from the last: half the divisions.
+    let mut v = cp as usize;
+    let mut end = total - 1;
+    while v >= 100 {
+        let pair = v % 100;
+        v /= 100;
+        out[end - 2..end].copy_from_slice(&DIGIT_PAIRS[2 * pair..2 * pair + 2]);
+        end -= 2;
+    }
+    if v >= 10 {
+        out[end - 2..end].copy_from_slice(&DIGIT_PAIRS[2 * v..2 * v + 2]);
+    } else {
+        out[end - 1] = b'0' + v as u8;
     }
     out[total - 1] = b';';
     Some(total)
 }
+
+/// The decimal digits of 0 to 99, two each ("00", "01", ... "99").
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
 
 #[inline(always)]
 fn put(bytes: &[u8], dst: &mut [u8], w: &mut usize) -> bool {
