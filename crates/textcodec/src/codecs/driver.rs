@@ -653,6 +653,8 @@ impl EncoderInput for &[u16] {
 /// The outcome of processing one item.
 enum One {
     Done,
+    /// Html mode: an error, its numeric character reference written.
+    Referenced,
     Full,
     Fail(u32),
 }
@@ -764,7 +766,7 @@ fn process<H: EncodeHandler>(
                 if let Some(n) = write_ncr(e, dst, *w) {
                     *w += n;
                     *replaced = true;
-                    return One::Done;
+                    return One::Referenced;
                 }
                 false
             }
@@ -814,7 +816,7 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: EncoderInput>(
     };
     if let Some(cp) = first {
         match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
-            One::Done => {}
+            One::Done | One::Referenced => {}
             One::Full => {
                 let mut d = done(Status::OutputFull, 0, w, replaced, None);
                 d.first_pending = true;
@@ -824,28 +826,40 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: EncoderInput>(
         }
     }
     let len = src.len();
-    loop {
+    'fast: loop {
         let (r, n) = src.run(h, pos, &mut dst[w..]);
         pos += r;
         w += n;
-        if pos >= len {
-            break;
-        }
-        let Some((cp, next)) = src.next(pos, last) else {
-            // A leading surrogate ends the input: hold it.
-            let mut d = done(Status::InputEmpty, len, w, replaced, None);
-            d.hold_high = true;
-            return d;
-        };
-        match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
-            One::Done => pos = next,
-            One::Full => return done(Status::OutputFull, pos, w, replaced, None),
-            One::Fail(e) => return done(Status::InputEmpty, next, w, replaced, Some(e)),
+        loop {
+            if pos >= len {
+                break 'fast;
+            }
+            let Some((cp, next)) = src.next(pos, last) else {
+                // A leading surrogate ends the input: hold it.
+                let mut d = done(Status::InputEmpty, len, w, replaced, None);
+                d.hold_high = true;
+                return d;
+            };
+            match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
+                One::Done => pos = next,
+                One::Referenced => {
+                    pos = next;
+                    // Unmappable characters often come together (a word of another
+                    // script): a non-ASCII one after a reference is the driver's too, and
+                    // the fast path, which would stop at it at once, is not entered for it.
+                    if pos < len && src.unit(pos) >= 0x80 {
+                        continue;
+                    }
+                }
+                One::Full => return done(Status::OutputFull, pos, w, replaced, None),
+                One::Fail(e) => return done(Status::InputEmpty, next, w, replaced, Some(e)),
+            }
+            continue 'fast;
         }
     }
     if last {
         match process(h, None, dst, &mut w, html, &mut replaced) {
-            One::Done => {}
+            One::Done | One::Referenced => {}
             One::Full => return done(Status::OutputFull, pos, w, replaced, None),
             One::Fail(e) => return done(Status::InputEmpty, pos, w, replaced, Some(e)),
         }
