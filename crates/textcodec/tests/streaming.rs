@@ -775,6 +775,181 @@ fn encode_streaming_4() {
     encode_streaming(&own(30..37), 4);
 }
 
+/// Runs of characters the encoder has no bytes for (a word of another script), at the start,
+/// at the end and between mappable ones, in html and fatal mode: after a reference the
+/// driver takes a non-ASCII character itself instead of entering the fast path, which would
+/// stop at it at once when it is unmappable too. Every output room from one byte (a reference
+/// at the end of the room that does not fit whole), from UTF-8 and from UTF-16 (with lone
+/// surrogates beside the runs), each call's `replaced` (whether it wrote a reference; the
+/// inputs have no `&`, and no encoder's bytes for these characters hold `&#`), and the
+/// streaming contract's random splits and rooms.
+#[test]
+fn encode_runs_of_unmappable_characters() {
+    let mut rng = Rng::new(0x5E15);
+    let mut f = Failures::new("runs of unmappable characters");
+    let candidates = [
+        'ก',
+        'ข',
+        '가',
+        '각',
+        '검',
+        'あ',
+        'ア',
+        '漢',
+        '字',
+        'é',
+        'ü',
+        '€',
+        'Ж',
+        'Ā',
+        'ẫ',
+        '¥',
+        '‾',
+        '\u{E}',
+        '\u{1B}',
+        '\u{E5E5}',
+        '\u{FFFD}',
+        '😀',
+        '\u{10FFFF}',
+        '\u{20000}',
+    ];
+    let encs = [
+        textcodec::SHIFT_JIS,
+        textcodec::EUC_JP,
+        textcodec::ISO_2022_JP,
+        textcodec::EUC_KR,
+        textcodec::BIG5,
+        textcodec::GBK,
+        textcodec::GB18030,
+        textcodec::WINDOWS_1252,
+        textcodec::WINDOWS_1258,
+        textcodec::X_USER_DEFINED,
+    ];
+    for enc in encs {
+        let (unmappable, mappable): (Vec<char>, Vec<char>) = candidates
+            .iter()
+            .partition(|c| common::er_encode_utf8(enc, &c.to_string()).1);
+        for round in 0..24 {
+            // Pieces: a run of one to four unmappable characters, an ASCII word, one to three
+            // mappable non-ASCII characters; a run first or last in every other input.
+            let mut text = String::new();
+            let pieces = rng.range(1, 10);
+            for k in 0..pieces {
+                let kind = match (k, round % 4) {
+                    (0, 0 | 1) => 0,
+                    _ if k + 1 == pieces && round % 4 != 3 => 0,
+                    _ => rng.below(3),
+                };
+                match kind {
+                    0 if !unmappable.is_empty() => {
+                        for _ in 0..rng.range(1, 5) {
+                            text.push(unmappable[rng.below(unmappable.len())]);
+                        }
+                    }
+                    1 | 0 => {
+                        for _ in 0..rng.range(1, 7) {
+                            text.push(b"ab=z 09"[rng.below(7)] as char);
+                        }
+                    }
+                    _ if !mappable.is_empty() => {
+                        for _ in 0..rng.range(1, 4) {
+                            text.push(mappable[rng.below(mappable.len())]);
+                        }
+                    }
+                    _ => text.push('q'),
+                }
+            }
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let mut lone = units.clone();
+            for _ in 0..rng.range(1, 3) {
+                let at = rng.below(lone.len() + 1);
+                lone.insert(at, 0xD800 + rng.below(0x800) as u16);
+            }
+            let label = format!("{} {}", enc.name(), cps(&text));
+            let want = common::er_fatal_encode(enc, common::Either::Utf8(&text));
+            rooms(enc, &Utf8In(&text), &want.text, &label, &mut f);
+            check_encode_input(
+                enc,
+                &Utf8In(&text),
+                &want,
+                &mut rng,
+                round < 4,
+                "utf8",
+                &mut f,
+            );
+            for (units, what) in [(&units, "utf16"), (&lone, "utf16 lone surrogates")] {
+                let want = common::er_fatal_encode(enc, common::Either::Utf16(units));
+                rooms(
+                    enc,
+                    &Utf16In(units),
+                    &want.text,
+                    &format!("{label} {what}"),
+                    &mut f,
+                );
+                check_encode_input(
+                    enc,
+                    &Utf16In(units),
+                    &want,
+                    &mut rng,
+                    round < 4,
+                    what,
+                    &mut f,
+                );
+            }
+        }
+    }
+    f.finish();
+
+    /// Html mode with the same room at every call (one more when a call makes no progress):
+    /// the bytes, the bytes past each call's output, and each call's `replaced`.
+    fn rooms<I: Input>(
+        enc: &'static Encoding,
+        input: &I,
+        want: &[u8],
+        label: &str,
+        f: &mut Failures,
+    ) {
+        let src = input.units();
+        for room in 1..=12 {
+            let mut e = enc.new_encoder(EncoderErrorMode::Html);
+            let mut got = Vec::new();
+            let (mut pos, mut extra) = (0, 0);
+            loop {
+                let mut dst = vec![0xA5u8; room + extra];
+                let p = I::encode(&mut e, &src[pos..], &mut dst, true).unwrap();
+                let out = &dst[..p.written];
+                let referenced = out.windows(2).any(|w| w == b"&#");
+                if p.replaced != referenced || dst[p.written..].iter().any(|&b| b != 0xA5) {
+                    f.push(format!(
+                        "{label} room {room}: call at {pos} wrote {} (replaced {})",
+                        hex(out),
+                        p.replaced
+                    ));
+                    return;
+                }
+                got.extend_from_slice(out);
+                pos += p.read;
+                if p.status == Status::InputEmpty {
+                    break;
+                }
+                extra = if p.read == 0 && p.written == 0 {
+                    extra + 1
+                } else {
+                    0
+                };
+            }
+            if got != want {
+                f.push(format!(
+                    "{label} room {room}: {} != {}",
+                    hex(&got),
+                    hex(want)
+                ));
+                return;
+            }
+        }
+    }
+}
+
 #[test]
 fn encode_max_buffer_length_mid_stream() {
     let mut rng = Rng::new(77);

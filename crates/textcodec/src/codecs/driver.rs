@@ -653,37 +653,65 @@ impl EncoderInput for &[u16] {
 /// The outcome of processing one item.
 enum One {
     Done,
+    /// Html mode: an error, its numeric character reference written.
+    Referenced,
     Full,
     Fail(u32),
 }
 
-/// Writes `&#N;` for `cp` at `dst[w..]` if it fits whole; returns the bytes written.
+/// Writes `&#N;` for `cp` at `dst[w..]` if it fits whole; returns the bytes written: html
+/// mode's step for an error, the spec's "process an item": "Prepend 0x26 (&), 0x23 (#),
+/// followed by the shortest sequence of 0x30 (0) to 0x39 (9), inclusive, representing
+/// result's code point's value in base ten, followed by 0x3B (;) to output".
 ///
 /// `w` goes in and the count comes out by value: this function stays out of line, and a
 /// `&mut usize` would make the driver keep its output position in memory across the whole
 /// loop, not only at this call.
 fn write_ncr(cp: u32, dst: &mut [u8], w: usize) -> Option<usize> {
-    let mut digits = [0u8; 7];
-    let mut n = 0;
-    let mut v = cp;
-    loop {
-        digits[n] = b'0' + (v % 10) as u8;
-        n += 1;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let total = n + 3;
-    let out = dst.get_mut(w..w + total)?;
+    // The number of digits first (a scalar value has at most seven), then the digits from the
+    // last, in place: no buffer of digits to reverse.
+    let digits = match cp {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1_000..=9_999 => 4,
+        10_000..=99_999 => 5,
+        100_000..=999_999 => 6,
+        _ => 7,
+    };
+    let total = digits + 3;
+    let out = dst.get_mut(w..)?.get_mut(..total)?;
     out[0] = b'&';
     out[1] = b'#';
-    for i in 0..n {
-        out[2 + i] = digits[n - 1 - i];
+    // Two digits at a time from the last: half the divisions.
+    let mut v = cp as usize;
+    let mut end = total - 1;
+    while v >= 100 {
+        let pair = v % 100;
+        v /= 100;
+        out[end - 2..end].copy_from_slice(&DIGIT_PAIRS[2 * pair..2 * pair + 2]);
+        end -= 2;
+    }
+    if v >= 10 {
+        out[end - 2..end].copy_from_slice(&DIGIT_PAIRS[2 * v..2 * v + 2]);
+    } else {
+        out[end - 1] = b'0' + v as u8;
     }
     out[total - 1] = b';';
     Some(total)
 }
+
+/// The decimal digits of 0 to 99, two each ("00", "01", ... "99").
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
 
 #[inline(always)]
 fn put(bytes: &[u8], dst: &mut [u8], w: &mut usize) -> bool {
@@ -738,7 +766,7 @@ fn process<H: EncodeHandler>(
                 if let Some(n) = write_ncr(e, dst, *w) {
                     *w += n;
                     *replaced = true;
-                    return One::Done;
+                    return One::Referenced;
                 }
                 false
             }
@@ -788,7 +816,7 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: EncoderInput>(
     };
     if let Some(cp) = first {
         match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
-            One::Done => {}
+            One::Done | One::Referenced => {}
             One::Full => {
                 let mut d = done(Status::OutputFull, 0, w, replaced, None);
                 d.first_pending = true;
@@ -798,28 +826,40 @@ pub(crate) fn drive_encoder<H: EncodeHandler, Src: EncoderInput>(
         }
     }
     let len = src.len();
-    loop {
+    'fast: loop {
         let (r, n) = src.run(h, pos, &mut dst[w..]);
         pos += r;
         w += n;
-        if pos >= len {
-            break;
-        }
-        let Some((cp, next)) = src.next(pos, last) else {
-            // A leading surrogate ends the input: hold it.
-            let mut d = done(Status::InputEmpty, len, w, replaced, None);
-            d.hold_high = true;
-            return d;
-        };
-        match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
-            One::Done => pos = next,
-            One::Full => return done(Status::OutputFull, pos, w, replaced, None),
-            One::Fail(e) => return done(Status::InputEmpty, next, w, replaced, Some(e)),
+        loop {
+            if pos >= len {
+                break 'fast;
+            }
+            let Some((cp, next)) = src.next(pos, last) else {
+                // A leading surrogate ends the input: hold it.
+                let mut d = done(Status::InputEmpty, len, w, replaced, None);
+                d.hold_high = true;
+                return d;
+            };
+            match process(h, Some(cp), dst, &mut w, html, &mut replaced) {
+                One::Done => pos = next,
+                One::Referenced => {
+                    pos = next;
+                    // Unmappable characters often come together (a word of another
+                    // script): a non-ASCII one after a reference is the driver's too, and
+                    // the fast path, which would stop at it at once, is not entered for it.
+                    if pos < len && src.unit(pos) >= 0x80 {
+                        continue;
+                    }
+                }
+                One::Full => return done(Status::OutputFull, pos, w, replaced, None),
+                One::Fail(e) => return done(Status::InputEmpty, next, w, replaced, Some(e)),
+            }
+            continue 'fast;
         }
     }
     if last {
         match process(h, None, dst, &mut w, html, &mut replaced) {
-            One::Done => {}
+            One::Done | One::Referenced => {}
             One::Full => return done(Status::OutputFull, pos, w, replaced, None),
             One::Fail(e) => return done(Status::InputEmpty, pos, w, replaced, Some(e)),
         }
