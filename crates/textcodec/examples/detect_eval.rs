@@ -696,6 +696,22 @@ impl Cross {
             self.lost[1]
         )
     }
+
+    /// The domain's own rows: "textcodec / chardetng of n (+turned right / +turned right)".
+    fn own_cell(&self) -> String {
+        if self.n == 0 {
+            return "-".into();
+        }
+        let pct = |x: u32| 100.0 * f64::from(x) / f64::from(self.n);
+        format!(
+            "{:.2} / {:.2} of {} (+{} / +{})",
+            pct(self.right[0]),
+            pct(self.right[1]),
+            self.n,
+            self.gained[0],
+            self.gained[1]
+        )
+    }
 }
 
 /// `--cross-domain [TLD...]`: what a domain's bonus costs the text of other languages. Every
@@ -744,10 +760,7 @@ fn cross_domain(only: &[String]) {
                             r
                         };
                         let guesses = |t: Option<&[u8]>| {
-                            let c = theirs.guess(t, chardetng::Utf8Detection::Deny);
-                            let c =
-                                Encoding::for_label(c.name().as_bytes()).expect("a spec encoding");
-                            [ours.guess(t, false), c]
+                            [ours.guess(t, false), chardetng_answer(&theirs, t, false)]
                         };
                         let plain = guesses(None);
                         let plain_right = plain.map(&mut is_right);
@@ -795,19 +808,7 @@ fn cross_domain(only: &[String]) {
             total[li].add(&others[di][li]);
         }
         total_own.add(&o);
-        let own_cell = if o.n == 0 {
-            "-".to_string()
-        } else {
-            let pct = |x: u32| 100.0 * f64::from(x) / f64::from(o.n);
-            format!(
-                "{:.2} / {:.2} of {} (+{} / +{})",
-                pct(o.right[0]),
-                pct(o.right[1]),
-                o.n,
-                o.gained[0],
-                o.gained[1]
-            )
-        };
+        let own_cell = o.own_cell();
         let n: Vec<String> = others[di].iter().map(|c| c.n.to_string()).collect();
         println!(
             "| .{} | {} | {own_cell} | {} |",
@@ -817,16 +818,11 @@ fn cross_domain(only: &[String]) {
         );
     }
     let c: Vec<String> = total.iter().map(Cross::cell).collect();
-    let pct = |x: u32| 100.0 * f64::from(x) / f64::from(total_own.n.max(1));
     let n: Vec<String> = total.iter().map(|c| c.n.to_string()).collect();
     println!(
-        "| all | {} | {:.2} / {:.2} of {} (+{} / +{}) | {} |",
+        "| all | {} | {} | {} |",
         c.join(" | "),
-        pct(total_own.right[0]),
-        pct(total_own.right[1]),
-        total_own.n,
-        total_own.gained[0],
-        total_own.gained[1],
+        total_own.own_cell(),
         n.join(" / ")
     );
 }
@@ -834,6 +830,15 @@ fn cross_domain(only: &[String]) {
 fn chardetng_guess(bytes: &[u8], tld: Option<&[u8]>, allow_utf8: bool) -> &'static Encoding {
     let mut d = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
     d.feed(bytes, true);
+    chardetng_answer(&d, tld, allow_utf8)
+}
+
+/// The guess of a chardetng detector already fed, as textcodec's encoding.
+fn chardetng_answer(
+    d: &chardetng::EncodingDetector,
+    tld: Option<&[u8]>,
+    allow_utf8: bool,
+) -> &'static Encoding {
     let utf8 = if allow_utf8 {
         chardetng::Utf8Detection::Allow
     } else {
@@ -1220,12 +1225,16 @@ fn throughput(inputs: &[(Vec<u8>, bool)]) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|a| a == "--stress") {
+    // A mode's operands (after its flag): names, not other flags.
+    let operands = |what: &str| {
         if let Some(other) = args[1..].iter().find(|a| a.starts_with('-')) {
-            eprintln!("detect_eval: --stress takes language codes, not {other}");
+            eprintln!("detect_eval: {} takes {what}, not {other}", args[0]);
             std::process::exit(2);
         }
-        stress(&args[1..]);
+        &args[1..]
+    };
+    if args.first().is_some_and(|a| a == "--stress") {
+        stress(operands("language codes"));
         return;
     }
     if args.first().is_some_and(|a| a == "--stress-ko") {
@@ -1233,11 +1242,7 @@ fn main() {
         return;
     }
     if args.first().is_some_and(|a| a == "--cross-domain") {
-        if let Some(other) = args[1..].iter().find(|a| a.starts_with('-')) {
-            eprintln!("detect_eval: --cross-domain takes top-level domains, not {other}");
-            std::process::exit(2);
-        }
-        cross_domain(&args[1..]);
+        cross_domain(operands("top-level domains"));
         return;
     }
     let flag = |f: &str| args.iter().any(|a| a == f);
