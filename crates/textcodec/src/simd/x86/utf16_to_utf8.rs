@@ -65,12 +65,10 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
             }
             if i + 64 > src.len() || _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) == 0
             {
-                let packed = _mm256_packus_epi16(w, w);
-                let bytes = _mm256_permute4x64_epi64::<0x08>(packed);
-                // SAFETY: o + 32 <= room; an unaligned store.
+                // SAFETY: o + 32 <= room: the 16 bytes at o are within dst.
                 unsafe {
                     ahead.advance_past(d, o + 16);
-                    _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
+                    store_ascii16(w, d.add(o))
                 };
                 i += 32;
                 o += 16;
@@ -112,15 +110,8 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                     }
                     if _mm256_testz_si256(x, _mm256_set1_epi16(0xFF80u16 as i16)) == 0 {
                         // `w`'s sixteen bytes at once, as above; the run ends in `x`.
-                        let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
-                        // SAFETY: o + 32 <= room (a step after this one); an unaligned
-                        // store of output only.
-                        unsafe {
-                            _mm_storeu_si128(
-                                d.add(o) as *mut __m128i,
-                                _mm256_castsi256_si128(bytes),
-                            )
-                        };
+                        // SAFETY: o + 32 <= room (a step after this one); output only.
+                        unsafe { store_ascii16(w, d.add(o)) };
                         i += 32;
                         o += 16;
                         w = x;
@@ -175,11 +166,8 @@ pub(super) unsafe fn utf16_bytes_to_utf8_avx2_impl<const BE: bool>(
                 // It ends in `x` if `w` is ASCII (its sixteen bytes at once, as above),
                 // else in `w`.
                 if _mm256_testz_si256(w, _mm256_set1_epi16(0xFF80u16 as i16)) != 0 {
-                    let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
-                    // SAFETY: o + 32 <= room; an unaligned store of output only.
-                    unsafe {
-                        _mm_storeu_si128(d.add(o) as *mut __m128i, _mm256_castsi256_si128(bytes))
-                    };
+                    // SAFETY: o + 32 <= room; output only.
+                    unsafe { store_ascii16(w, d.add(o)) };
                     i += 32;
                     o += 16;
                     w = x;
@@ -293,6 +281,19 @@ static F800: __m256i = {
     // SAFETY: sixteen u16 are 32 bytes, any value of which is an __m256i.
     unsafe { core::mem::transmute::<[u16; 16], __m256i>([0xF800; 16]) }
 };
+
+/// Sixteen ASCII units in `w` as their sixteen bytes at `at` (an unaligned store).
+///
+/// # Safety
+/// AVX2 present (the caller's target features, into which this is inlined); the 16 bytes at
+/// `at` writable.
+#[inline(always)]
+unsafe fn store_ascii16(w: __m256i, at: *mut u8) {
+    // packus interleaves the 128-bit halves: the permutation brings the two low ones together.
+    let bytes = _mm256_permute4x64_epi64::<0x08>(_mm256_packus_epi16(w, w));
+    // SAFETY: the 16 bytes at `at` are writable (the caller's contract).
+    unsafe { _mm_storeu_si128(at as *mut __m128i, _mm256_castsi256_si128(bytes)) }
+}
 
 /// The first steps of 32 units of an ASCII run, which test each half on its own, before
 /// those that test both at once (`utf16_bytes_to_utf8_avx2_impl`).
