@@ -146,6 +146,30 @@ pub fn detected_level() -> Level {
     }
 }
 
+/// [`detected_level`]'s answer once asked (`UNKNOWN` before), for the kernels that check
+/// the CPU themselves on every call (x86's AVX-512 ones): a load and a compare, where
+/// `detected_level` runs its feature tests each time.
+#[cfg(target_arch = "x86_64")]
+static DETECTED: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Whether [`detected_level`] is `level`: asked on the first call, then remembered.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn detected_is(level: Level) -> bool {
+    let known = DETECTED.load(Ordering::Relaxed);
+    known == level as u8 || (known == UNKNOWN && remember_detected_level() == level)
+}
+
+/// [`detected_is`]'s first call: asks [`detected_level`] and remembers the answer.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn remember_detected_level() -> Level {
+    let l = detected_level();
+    DETECTED.store(l as u8, Ordering::Relaxed);
+    l
+}
+
 /// The level in use.
 ///
 /// ```

@@ -3,13 +3,12 @@
 //! `unsafe` body relies on, and otherwise falls back to the scalar kernel.
 
 use core::arch::x86_64::*;
-use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::lookup::{
     Pack, BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, KEEP_U16_LANES, PACK_1_2, PACK_1_2_3,
     PACK_UTF8_LANES, TAIL_SHIFT,
 };
-use super::{detected_level, scalar, ByteRun, Level};
+use super::{detected_is, scalar, ByteRun, Level};
 
 mod ascii;
 mod isomorphic;
@@ -46,28 +45,13 @@ pub(crate) fn has_avx2() -> bool {
 /// `bmi2` and `lzcnt` for the UTF-8 and UTF-16 conversions and UTF-8 validation: the features
 /// `detected_level` checks for the level).
 ///
-/// Remembered after the first call: a load and a compare, where `detected_level` (nine
-/// feature tests in a function of its own) cost every call of an AVX-512 kernel about ten
-/// cycles (Big5 to UTF-16, HTML: a tenth of the time, in one call per ASCII run).
+/// Remembered after the first call ([`detected_is`]): a load and a compare, where
+/// `detected_level` (nine feature tests in a function of its own) cost every call of an
+/// AVX-512 kernel about ten cycles (Big5 to UTF-16, HTML: a tenth of the time, in one call
+/// per ASCII run).
 #[inline(always)]
 fn has_avx512() -> bool {
-    let known = AVX512.load(Ordering::Relaxed);
-    known == AVX512_YES || (known == AVX512_UNKNOWN && detect_avx512())
-}
-
-/// [`has_avx512`]'s answer once known: [`AVX512_UNKNOWN`], [`AVX512_NO`] or [`AVX512_YES`].
-static AVX512: AtomicU8 = AtomicU8::new(AVX512_UNKNOWN);
-const AVX512_UNKNOWN: u8 = 0;
-const AVX512_NO: u8 = 1;
-const AVX512_YES: u8 = 2;
-
-/// [`has_avx512`]'s first call: asks `detected_level` and remembers the answer.
-#[cold]
-#[inline(never)]
-fn detect_avx512() -> bool {
-    let yes = detected_level() == Level::Avx512;
-    AVX512.store(if yes { AVX512_YES } else { AVX512_NO }, Ordering::Relaxed);
-    yes
+    detected_is(Level::Avx512)
 }
 
 /// The mask of the first `k` of 64 lanes (all of them for `k >= 64`), for AVX-512's masked
@@ -353,6 +337,7 @@ impl<const LAZY: bool> Ahead<LAZY> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simd::detected_level;
 
     #[test]
     fn has_avx512_answers_as_the_detected_level() {
